@@ -1,0 +1,25 @@
+// @ts-check
+import mdx from '@astrojs/mdx';
+import node from '@astrojs/node';
+import { defineConfig } from 'astro/config';
+import { getConfig } from './src/config.ts';
+
+const config = getConfig();
+
+export default defineConfig({
+  site: config.siteUrl,
+  // Middleware mode: the project's own server (src/server/) owns every response, static files,
+  // 404s and 405s included; see docs/decisions/0001-own-http-server.md.
+  adapter: node({ mode: 'middleware', bodySizeLimit: 64 * 1024 }),
+  integrations: [mdx()],
+  trailingSlash: 'ignore',
+  build: { format: 'directory' },
+  security: {
+    // The lead paths accept only application/json, which a cross-site HTML form cannot send and a
+    // cross-site script cannot send without a CORS preflight that we never grant; Astro's check
+    // would answer form-typed POSTs with a text/plain 403 before our 415 problem.
+    checkOrigin: false,
+  },
+  devToolbar: { enabled: false },
+  server: { host: config.host, port: config.port },
+});

@@ -1,0 +1,44 @@
+/** Header sets the API sends, each built by one function. */
+import type { Config } from '../config.ts';
+import type { RateLimitState } from '../limiter/rate-limiter.ts';
+import { RATE_LIMIT_POLICY, serviceLinks } from '../service-info.ts';
+
+/** `RateLimit-*` headers of a lead response, and `Retry-After` when the limit was exceeded. */
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(state.limit),
+    'RateLimit-Remaining': String(state.remaining),
+    'RateLimit-Reset': String(state.resetSeconds),
+    'RateLimit-Policy': RATE_LIMIT_POLICY,
+    ...(!state.allowed && { 'Retry-After': String(state.resetSeconds) }),
+  };
+}
+
+/** The headers of every response of the deprecated `/api/leads` alias (RFC 9745, RFC 8594). */
+export function aliasHeaders(config: Pick<Config, 'siteUrl' | 'leadsDeprecationDate' | 'leadsSunsetDate'>): Record<string, string> {
+  const links = serviceLinks(config.siteUrl);
+  return {
+    Deprecation: `@${Math.floor(config.leadsDeprecationDate.getTime() / 1000)}`,
+    Link: `<${links.leads}>; rel="successor-version", <${links.deprecationPolicy}>; rel="deprecation"; type="text/html"`,
+    ...(config.leadsSunsetDate && { Sunset: config.leadsSunsetDate.toUTCString() }),
+  };
+}
+
+/** The `Link` header of `GET /api/v1`: where the catalog, the description and the docs are. */
+export function discoveryLinkHeader(siteUrl: string): string {
+  const links = serviceLinks(siteUrl);
+  return [
+    `<${links.apiCatalog}>; rel="api-catalog"`,
+    `<${links.openapi}>; rel="service-desc"; type="application/json"`,
+    `<${links.apiDocs}>; rel="service-doc"; type="text/html"`,
+    `<${links.llmsTxt}>; rel="describedby"; type="text/plain"`,
+  ].join(', ');
+}
+
+/** A JSON response that is never cached. */
+export function jsonResponse(status: number, body: unknown, headers: HeadersInit = {}): Response {
+  const h = new Headers(headers);
+  h.set('Content-Type', 'application/json');
+  h.set('Cache-Control', 'no-store');
+  return new Response(JSON.stringify(body), { status, headers: h });
+}

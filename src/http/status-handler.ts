@@ -1,0 +1,55 @@
+/** `GET /api/v1` (and HEAD): discovery and status, 503 with the same document when the store is down. */
+import { SERVICE_NAME, API_VERSION, NOT_OFFERED, RATE_LIMIT_POLICY, USAGE_RULES, serviceLinks } from '../service-info.ts';
+import { RATE_LIMIT } from '../limiter/rate-limiter.ts';
+import type { Config } from '../config.ts';
+import { checkMethod, UNAVAILABLE_RETRY_AFTER_SECONDS, withProblemDetails } from './api.ts';
+import type { ApiContext } from './context.ts';
+import { discoveryLinkHeader, jsonResponse } from './headers.ts';
+
+/** The discovery document of `GET /api/v1`. */
+export function statusDocument(config: Pick<Config, 'siteUrl' | 'leadsDeprecationDate' | 'leadsSunsetDate'>, available: boolean) {
+  const links = serviceLinks(config.siteUrl);
+  return {
+    name: SERVICE_NAME,
+    version: API_VERSION,
+    status: available ? 'ok' : 'unavailable',
+    description: 'Accepts cleaning quote requests and contact messages that a customer has asked the company to act on.',
+    authentication: 'none',
+    links: {
+      leads: links.leads,
+      openapi: links.openapi,
+      apiDocs: links.apiDocs,
+      apiCatalog: links.apiCatalog,
+      llmsTxt: links.llmsTxt,
+      developers: links.developers,
+      errors: links.errors,
+      terms: links.terms,
+      privacy: links.privacy,
+    },
+    rateLimit: { limit: RATE_LIMIT.points, windowSeconds: RATE_LIMIT.windowSeconds, policy: RATE_LIMIT_POLICY, appliesTo: [links.leads, links.deprecatedLeads] },
+    usageRules: USAGE_RULES,
+    notOffered: NOT_OFFERED,
+    deprecated: [
+      {
+        path: links.deprecatedLeads,
+        successor: links.leads,
+        deprecatedSince: config.leadsDeprecationDate.toISOString(),
+        sunset: config.leadsSunsetDate?.toISOString() ?? null,
+        policy: links.deprecationPolicy,
+      },
+    ],
+  };
+}
+
+/** Handles `/api/v1`. No rate limit applies. */
+export function handleStatusRequest(request: Request, ctx: ApiContext): Promise<Response> {
+  const { config, store } = ctx.services;
+  const headers = new Headers({ Link: discoveryLinkHeader(config.siteUrl) });
+  return withProblemDetails(ctx, headers, async () => {
+    const other = checkMethod(request, ['GET', 'HEAD']);
+    if (other) return other;
+    const available = await store.ping().then(() => true, () => false);
+    const response = jsonResponse(available ? 200 : 503, statusDocument(config, available), available ? {} : { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+    return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
+  });
+}

@@ -1,0 +1,98 @@
+/** The lead record the service stores, and how a valid submission becomes one. */
+import { createHash, randomUUID } from 'node:crypto';
+import type { ValidLead } from './validate.ts';
+import type { FormType } from './schema.ts';
+
+/** What the customer's consent rests on, recorded with every lead. */
+export interface ConsentEvidence {
+  /** `true` for a quote request (the only accepted value); `null` for a contact message, which has no such field. */
+  communicationsConsent: boolean | null;
+  consentTimestamp: string | null;
+  pageUrl: string | null;
+  /** When the server received the submission (UTC). */
+  serverTime: string;
+  clientAddress: string;
+  userAgent: string | null;
+}
+
+/** A lead as stored: the validated fields as sent, normalised contact details, and consent evidence. */
+export interface LeadRecord {
+  id: string;
+  formType: FormType;
+  receivedAt: string;
+  /** The path it came by: `/api/v1/leads` or the deprecated `/api/leads`. */
+  receivedVia: string;
+  /** Validated fields as sent (trimmed), `phone` included as the customer typed it. */
+  fields: Record<string, string | boolean>;
+  phoneE164: string;
+  emailNormalised: string;
+  /** Hash of form, normalised contact and content: equal for duplicates. */
+  fingerprint: string;
+  consent: ConsentEvidence;
+}
+
+/** Where and how a submission arrived: facts only the transport knows. */
+export interface SubmissionMeta {
+  receivedVia: string;
+  clientAddress: string;
+  userAgent: string | null;
+  now: Date;
+}
+
+const fold = (s: string) => s.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** Builds the record of a valid submission, with a fresh opaque id. */
+export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta): LeadRecord {
+  const { phone, email } = lead.data;
+  const emailNormalised = email.toLowerCase();
+  const receivedAt = meta.now.toISOString();
+  const base = { id: randomUUID(), receivedAt, receivedVia: meta.receivedVia, phoneE164: phone.e164, emailNormalised };
+  const evidence = { serverTime: receivedAt, clientAddress: meta.clientAddress, userAgent: meta.userAgent };
+  if (lead.formType === 'quote') {
+    const d = lead.data;
+    const fields: Record<string, string | boolean> = {
+      name: d.name, phone: phone.sent, email: d.email, bedrooms: d.bedrooms, bathrooms: d.bathrooms,
+      service: d.service, notes: d.notes, communicationsConsent: d.communicationsConsent,
+      ...(d.consentTimestamp !== undefined && { consentTimestamp: d.consentTimestamp }),
+      ...(d.pageUrl !== undefined && { pageUrl: d.pageUrl }),
+    };
+    const content = [d.bedrooms, d.bathrooms, fold(d.service), fold(d.notes)];
+    return {
+      ...base, formType: 'quote', fields,
+      fingerprint: sha256(JSON.stringify(['quote', fold(d.name), emailNormalised, phone.e164, ...content])),
+      consent: { communicationsConsent: true, consentTimestamp: d.consentTimestamp ?? null, pageUrl: d.pageUrl ?? null, ...evidence },
+    };
+  }
+  const d = lead.data;
+  const fields = { formType: 'support', name: d.name, email: d.email, phone: phone.sent, helpWith: d.helpWith, message: d.message };
+  return {
+    ...base, formType: 'support', fields,
+    fingerprint: sha256(JSON.stringify(['support', fold(d.name), emailNormalised, phone.e164, fold(d.helpWith), fold(d.message)])),
+    consent: { communicationsConsent: null, consentTimestamp: null, pageUrl: null, ...evidence },
+  };
+}
+
+/** Hash of a parsed body, independent of member order and white space: what an Idempotency-Key is bound to. */
+export function requestHash(body: unknown): string {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
+        : v;
+  return sha256(JSON.stringify(canonical(body)));
+}
+
+/** The body of a 201: what the caller learns of the stored lead. */
+export interface Receipt {
+  id: string;
+  formType: FormType;
+  status: 'received';
+  receivedAt: string;
+}
+
+/** The 201 body of a stored lead. */
+export function receiptOf(lead: LeadRecord): Receipt {
+  return { id: lead.id, formType: lead.formType, status: 'received', receivedAt: lead.receivedAt };
+}

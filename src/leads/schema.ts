@@ -1,0 +1,89 @@
+/**
+ * The two lead forms as zod schemas, with the contract's field rules. The OpenAPI schemas in
+ * `spec/openapi.yaml` state the same rules; `tests/unit/openapi-schemas.test.ts` holds them together.
+ */
+import { z } from 'zod';
+import { toE164UsPhone } from './phone.ts';
+
+/** Field limits, published as `maxLength` in the OpenAPI description. */
+export const MAX_LENGTH = {
+  name: 200,
+  email: 254,
+  phone: 40,
+  service: 100,
+  helpWith: 200,
+  notes: 5000,
+  message: 5000,
+  pageUrl: 2000,
+  consentTimestamp: 40,
+} as const;
+
+/** How far in the future a `consentTimestamp` may lie, allowing for clock skew. */
+export const CONSENT_CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+const format = (message: string) => ({ message, params: { code: 'invalid_format' } });
+
+/** A required string: trimmed, non-empty after trimming, at most `max` characters. */
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+const Phone = text(MAX_LENGTH.phone).transform((sent, ctx) => {
+  const e164 = toE164UsPhone(sent);
+  if (!e164) {
+    ctx.addIssue({ code: 'custom', ...format('phone must be a 10-digit U.S. phone number, such as (503) 555-0142') });
+    return z.NEVER;
+  }
+  return { sent, e164 };
+});
+
+const Email = text(MAX_LENGTH.email).pipe(z.email(format('email must be an e-mail address, such as jane@example.com')));
+
+const Bedrooms = text(2).refine((s) => /^(?:[0-9]|1[0-9]|20)$/.test(s), format('bedrooms must be a whole number from "0" (studio) to "20"'));
+
+const Bathrooms = text(4).refine((s) => {
+  if (!/^\d{1,2}(?:\.[05])?$/.test(s)) return false;
+  const n = Number(s);
+  return n >= 0.5 && n <= 20;
+}, format('bathrooms must be a number from "0.5" to "20" in halves, such as "2" or "2.5"'));
+
+const ConsentTimestamp = z
+  .string()
+  .max(MAX_LENGTH.consentTimestamp)
+  .pipe(z.iso.datetime(format('consentTimestamp must be an ISO 8601 UTC date-time, such as 2026-11-22T17:03:00Z')))
+  .refine(
+    (s) => Date.parse(s) <= Date.now() + CONSENT_CLOCK_SKEW_MS,
+    format('consentTimestamp must not be more than 5 minutes in the future'),
+  );
+
+const PageUrl = text(MAX_LENGTH.pageUrl).pipe(
+  z.url({ protocol: /^https?$/, hostname: /^[^\s]+$/, ...format('pageUrl must be an absolute http or https URL') }),
+);
+
+/** A quote request: the default form (`formType` absent or `"quote"`). */
+export const QuoteRequest = z.strictObject({
+  formType: z.literal('quote').optional(),
+  name: text(MAX_LENGTH.name),
+  phone: Phone,
+  email: Email,
+  bedrooms: Bedrooms,
+  bathrooms: Bathrooms,
+  service: text(MAX_LENGTH.service),
+  notes: z.string().trim().max(MAX_LENGTH.notes),
+  communicationsConsent: z.literal(true),
+  consentTimestamp: ConsentTimestamp.optional(),
+  pageUrl: PageUrl.optional(),
+});
+export type QuoteRequest = z.infer<typeof QuoteRequest>;
+
+/** A contact (support) message: selected by `formType: "support"`. */
+export const ContactMessage = z.strictObject({
+  formType: z.literal('support'),
+  name: text(MAX_LENGTH.name),
+  email: Email,
+  phone: Phone,
+  helpWith: text(MAX_LENGTH.helpWith),
+  message: text(MAX_LENGTH.message),
+});
+export type ContactMessage = z.infer<typeof ContactMessage>;
+
+/** The form a submission selects with `formType`. */
+export type FormType = 'quote' | 'support';

@@ -1,0 +1,73 @@
+/**
+ * Validation of a parsed JSON body against the form it selects, reporting every field problem with
+ * the contract's codes and a JSON Pointer into the body.
+ */
+import type { z } from 'zod';
+import type { FieldError } from '../problems/problem.ts';
+import { ContactMessage, QuoteRequest, type FormType } from './schema.ts';
+
+/** A submission that passed validation, with the form it selected. */
+export type ValidLead = { formType: 'quote'; data: QuoteRequest } | { formType: 'support'; data: ContactMessage };
+
+/** The outcome of validation: a valid lead, or every field problem found. */
+export type Validation = { ok: true; lead: ValidLead } | { ok: false; consentMissing: boolean; errors: FieldError[] };
+
+/** RFC 6901 pointer in its URI-fragment form (`#/email`), escaped so any member name is safe. */
+export function jsonPointer(path: readonly PropertyKey[]): string {
+  const segments = path.map((p) => encodeURIComponent(String(p).replaceAll('~', '~0').replaceAll('/', '~1')));
+  return ['#', ...segments].join('/');
+}
+
+const FORM_LABEL: Record<FormType, string> = { quote: 'quote request', support: 'contact message' };
+
+function toFieldError(issue: z.core.$ZodIssue, body: Record<string, unknown>, form: FormType): FieldError[] {
+  const field = String(issue.path[0] ?? '');
+  const pointer = jsonPointer(issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => ({
+      pointer: jsonPointer([...issue.path, key]),
+      code: 'unknown_field' as const,
+      detail: `${key} is not a field of the ${FORM_LABEL[form]} form`,
+    }));
+  }
+  if (field === 'communicationsConsent') {
+    return [{ pointer, code: 'consent_required', detail: 'communicationsConsent must be the JSON value true: submit only when the customer has asked to be contacted' }];
+  }
+  const absent = issue.path.length === 1 && !Object.hasOwn(body, field);
+  switch (issue.code) {
+    case 'invalid_type':
+      return absent
+        ? [{ pointer, code: 'required', detail: `${field} is required` }]
+        : [{ pointer, code: 'invalid_type', detail: `${field} must be a ${issue.expected}` }];
+    case 'too_small':
+      return [{ pointer, code: 'required', detail: `${field} is required and must not be empty` }];
+    case 'too_big':
+      return [{ pointer, code: 'too_long', detail: `${field} must be at most ${String(issue.maximum)} characters` }];
+    default:
+      return [{ pointer, code: 'invalid_format', detail: issue.message }];
+  }
+}
+
+/** Validates a parsed JSON body: picks the form from `formType`, then checks every field of it. */
+export function validateLead(body: unknown): Validation {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, consentMissing: false, errors: [{ pointer: '#', code: 'invalid_type', detail: 'the request body must be a JSON object' }] };
+  }
+  const record = body as Record<string, unknown>;
+  const selector = Object.hasOwn(record, 'formType') ? record.formType : undefined;
+  if (selector !== undefined && selector !== 'quote' && selector !== 'support') {
+    return {
+      ok: false,
+      consentMissing: false,
+      errors: [{ pointer: '#/formType', code: 'not_allowed', detail: 'formType must be "quote" (or absent) for a quote request, or "support" for a contact message' }],
+    };
+  }
+  const form: FormType = selector === 'support' ? 'support' : 'quote';
+  const result = form === 'support' ? ContactMessage.safeParse(body) : QuoteRequest.safeParse(body);
+  if (result.success) {
+    return { ok: true, lead: form === 'support' ? { formType: 'support', data: result.data as ContactMessage } : { formType: 'quote', data: result.data as QuoteRequest } };
+  }
+  const errors = result.error.issues.flatMap((issue) => toFieldError(issue, record, form));
+  return { ok: false, consentMissing: errors.some((e) => e.code === 'consent_required'), errors };
+}
+

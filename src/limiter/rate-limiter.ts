@@ -1,0 +1,48 @@
+/** The lead rate limit: 10 submissions a minute per client, counted over both lead paths together. */
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+
+export const RATE_LIMIT = { points: 10, windowSeconds: 60 } as const;
+
+/** The limiter's answer for one client: allowed or not, and what the RateLimit headers say. */
+export interface RateLimitState {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the client's window resets (at least 1 while anything is counted). */
+  resetSeconds: number;
+}
+
+/** Counts submissions per client key. */
+export interface RateLimiter {
+  /** Counts one submission and tells whether it is within the limit. */
+  consume(clientKey: string): Promise<RateLimitState>;
+  /** Tells the client's state without counting anything. */
+  peek(clientKey: string): Promise<RateLimitState>;
+}
+
+function toState(res: RateLimiterRes | null, allowed: boolean): RateLimitState {
+  const used = res?.consumedPoints ?? 0;
+  return {
+    allowed,
+    limit: RATE_LIMIT.points,
+    remaining: Math.max(0, RATE_LIMIT.points - used),
+    resetSeconds: res ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : RATE_LIMIT.windowSeconds,
+  };
+}
+
+/** Adapts a rate-limiter-flexible limiter (memory or Redis) to the `RateLimiter` interface. */
+export function fromFlexible(limiter: RateLimiterAbstract): RateLimiter {
+  return {
+    async consume(clientKey) {
+      try {
+        return toState(await limiter.consume(clientKey), true);
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) return toState(rejection, false);
+        throw rejection;
+      }
+    },
+    async peek(clientKey) {
+      return toState(await limiter.get(clientKey), true);
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/** Builds RFC 9457 problem documents and responses from the registry. */
+import { PROBLEMS, problemTypeUri, type ProblemCode } from './registry.ts';
+
+/** One field problem of a 422, with a JSON Pointer into the request body. */
+export interface FieldError {
+  pointer: string;
+  code: 'required' | 'invalid_type' | 'invalid_format' | 'too_long' | 'unknown_field' | 'consent_required' | 'not_allowed';
+  detail: string;
+}
+
+/** An RFC 9457 problem document with this API's extension members. */
+export interface ProblemDocument {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  code: ProblemCode;
+  resolution: string;
+  /** Backward-compatible copy of `detail` for the company's existing forms. */
+  error: string;
+  errors?: FieldError[];
+  leadId?: string;
+}
+
+/** A known failure, thrown or returned by a handler and turned into a problem response. */
+export class Problem extends Error {
+  readonly code: ProblemCode;
+  readonly detail: string;
+  readonly extra: Pick<ProblemDocument, 'errors' | 'leadId'>;
+  readonly headers: Record<string, string>;
+  constructor(code: ProblemCode, detail?: string, extra: Pick<ProblemDocument, 'errors' | 'leadId'> = {}, headers: Record<string, string> = {}) {
+    super(detail ?? PROBLEMS[code].title);
+    this.code = code;
+    this.detail = detail ?? PROBLEMS[code].description;
+    this.extra = extra;
+    this.headers = headers;
+  }
+}
+
+/** The problem document of one occurrence. */
+export function problemDocument(problem: Problem, ctx: { siteUrl: string; requestId: string }): ProblemDocument {
+  const type = PROBLEMS[problem.code];
+  return {
+    type: problemTypeUri(ctx.siteUrl, problem.code),
+    title: type.title,
+    status: type.status,
+    detail: problem.detail,
+    instance: `urn:uuid:${ctx.requestId}`,
+    code: problem.code,
+    resolution: type.resolution,
+    error: problem.detail,
+    ...problem.extra,
+  };
+}
+
+/** The `application/problem+json` response of one occurrence; never cached. */
+export function problemResponse(problem: Problem, ctx: { siteUrl: string; requestId: string }, headers: HeadersInit = {}): Response {
+  const doc = problemDocument(problem, ctx);
+  const h = new Headers(headers);
+  for (const [k, v] of Object.entries(problem.headers)) h.set(k, v);
+  h.set('Content-Type', 'application/problem+json');
+  h.set('Cache-Control', 'no-store');
+  return new Response(JSON.stringify(doc), { status: doc.status, headers: h });
+}

@@ -1,0 +1,128 @@
+/**
+ * The registry of problem types. Codes are permanent: a code, once published, keeps its meaning.
+ * This one table feeds the API's problem responses, the examples in `spec/openapi.yaml` (checked by
+ * a test) and the `/developers/errors` page, so the three cannot drift apart.
+ */
+
+/** One kind of problem: what the API answers, and what a caller should do about it. */
+export interface ProblemType {
+  /** HTTP status sent with this problem. */
+  readonly status: number;
+  /** Short summary, the same for every occurrence. */
+  readonly title: string;
+  /** What happened and why, for the errors page. */
+  readonly description: string;
+  /** One sentence telling the caller what to do next. */
+  readonly resolution: string;
+}
+
+export const PROBLEMS = {
+  rate_limited: {
+    status: 429,
+    title: 'Too many submissions',
+    description:
+      'This client sent more than 10 lead submissions within one minute. Every POST to /api/v1/leads or /api/leads counts, accepted or not.',
+    resolution: 'Wait the number of seconds given in Retry-After, then send the request again once.',
+  },
+  authorization_not_accepted: {
+    status: 400,
+    title: 'Credentials are not accepted',
+    description:
+      'The request carried an Authorization header. The API is anonymous: it accepts no bearer token, API key or password, and callers must not send one.',
+    resolution: 'Remove the Authorization header and send the request again.',
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: 'Unsupported media type',
+    description: 'Lead submissions must be JSON documents sent with Content-Type: application/json.',
+    resolution: 'Send the body as JSON with the header Content-Type: application/json.',
+  },
+  payload_too_large: {
+    status: 413,
+    title: 'Request body too large',
+    description: 'The request body is larger than 20,000 bytes, the limit for a lead submission.',
+    resolution: 'Shorten the free-text fields so that the whole JSON body is at most 20,000 bytes.',
+  },
+  malformed_json: {
+    status: 400,
+    title: 'Malformed JSON',
+    description: 'The request body is not a valid JSON document in UTF-8.',
+    resolution: 'Send a single JSON object encoded in UTF-8, checked with a JSON serializer.',
+  },
+  consent_required: {
+    status: 422,
+    title: 'Communications consent required',
+    description:
+      'A quote request needs communicationsConsent set to the JSON value true: the customer must have explicitly asked to be contacted. The errors array also lists every other field problem.',
+    resolution: 'Ask the customer for consent to be contacted, and submit only if they give it, with communicationsConsent: true.',
+  },
+  validation_failed: {
+    status: 422,
+    title: 'Invalid lead fields',
+    description:
+      'One or more fields are missing, of the wrong type, badly formatted, too long or not part of the form. The errors array lists every problem with a JSON Pointer into the request body.',
+    resolution: 'Correct each field listed in the errors array and send the request again.',
+  },
+  idempotency_key_reused: {
+    status: 422,
+    title: 'Idempotency key reused with a different body',
+    description:
+      'The Idempotency-Key of this request was already used within the last 24 hours for a request with a different body.',
+    resolution: 'Use a new Idempotency-Key for a new submission, or resend the original body unchanged to get the original response.',
+  },
+  invalid_idempotency_key: {
+    status: 400,
+    title: 'Invalid Idempotency-Key header',
+    description:
+      'The Idempotency-Key header must be a structured-field string ("…") or a token of 1 to 255 visible ASCII characters.',
+    resolution: 'Send a fresh random value, such as a UUID, as the Idempotency-Key header, or leave the header out.',
+  },
+  duplicate_submission: {
+    status: 409,
+    title: 'Duplicate submission',
+    description:
+      'The same lead (same form, same contact details and content) was already accepted in the last 24 hours. leadId names the lead that was accepted.',
+    resolution: 'Do nothing more: the earlier submission was received and the company will contact the customer.',
+  },
+  not_found: {
+    status: 404,
+    title: 'Not found',
+    description: 'No API resource exists at this path. The API has no other paths than those in its OpenAPI description.',
+    resolution: 'Use only the paths listed in /openapi.json.',
+  },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    description: 'This API path exists but does not support the request method. The Allow header lists the methods it does support.',
+    resolution: 'Use one of the methods listed in the Allow header.',
+  },
+  bad_request: {
+    status: 400,
+    title: 'Bad request',
+    description: 'The request could not be understood, for example because its path has an invalid percent-encoding.',
+    resolution: 'Check that the request path is correctly percent-encoded and send the request again.',
+  },
+  internal_error: {
+    status: 500,
+    title: 'Internal error',
+    description: 'An unexpected failure happened on the server. Nothing was stored.',
+    resolution: 'Send the same request again later with the same Idempotency-Key; if it keeps failing, contact the company by phone.',
+  },
+  service_unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    description: 'The lead store cannot be reached at the moment, so the lead could not be stored. Nothing was stored.',
+    resolution: 'Send the same request again after the number of seconds given in Retry-After.',
+  },
+} as const satisfies Record<string, ProblemType>;
+
+/** A permanent machine-readable problem code. */
+export type ProblemCode = keyof typeof PROBLEMS;
+
+/** Every problem code, in the registry's order. */
+export const PROBLEM_CODES = Object.keys(PROBLEMS) as ProblemCode[];
+
+/** The documented URI of a problem type: `{base}/developers/errors#<code>`. */
+export function problemTypeUri(siteUrl: string, code: ProblemCode): string {
+  return `${siteUrl}/developers/errors#${code}`;
+}
