@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { validateLead, jsonPointer } from '../../src/leads/validate.ts';
+import { contact, quote } from '../support/fixtures.ts';
+
+const errorsOf = (body: unknown) => {
+  const v = validateLead(body);
+  if (v.ok) throw new Error('expected a validation failure');
+  return v;
+};
+const codes = (body: unknown) => Object.fromEntries(errorsOf(body).errors.map((e) => [e.pointer, e.code]));
+
+describe('validateLead', () => {
+  it('accepts a complete quote request and trims its strings', () => {
+    const v = validateLead(quote({ name: '  Jane Doe  ' }));
+    expect(v.ok).toBe(true);
+    if (v.ok && v.lead.formType === 'quote') {
+      expect(v.lead.data.name).toBe('Jane Doe');
+      expect(v.lead.data.phone).toEqual({ sent: '(503) 555-0142', e164: '+15035550142' });
+    }
+  });
+
+  it('accepts a contact message selected by formType "support"', () => {
+    const v = validateLead(contact());
+    expect(v.ok && v.lead.formType).toBe('support');
+  });
+
+  it('treats formType "quote" like an absent formType', () => {
+    expect(validateLead(quote({ formType: 'quote' })).ok).toBe(true);
+  });
+
+  it('refuses any other formType as not_allowed', () => {
+    expect(codes(quote({ formType: 'sales' }))).toEqual({ '#/formType': 'not_allowed' });
+  });
+
+  it('lists every field problem at once, each with its pointer and code', () => {
+    const body = { name: '   ', phone: '555', email: 'not-an-email', bedrooms: 3, service: 'x'.repeat(101), communicationsConsent: true, id: 'mine' };
+    expect(codes(body)).toEqual({
+      '#/name': 'required',
+      '#/phone': 'invalid_format',
+      '#/email': 'invalid_format',
+      '#/bedrooms': 'invalid_type',
+      '#/bathrooms': 'required',
+      '#/service': 'too_long',
+      '#/notes': 'required',
+      '#/id': 'unknown_field',
+    });
+  });
+
+  it('flags consent that is not the JSON value true, and still lists the other problems', () => {
+    for (const consent of [false, 'true', 1, null, undefined]) {
+      const v = errorsOf(quote({ communicationsConsent: consent, email: 'x' }));
+      expect(v.consentMissing).toBe(true);
+      expect(v.errors.map((e) => e.code).sort()).toEqual(['consent_required', 'invalid_format']);
+    }
+  });
+
+  it('allows empty notes but not a missing notes field', () => {
+    expect(validateLead(quote({ notes: '   ' })).ok).toBe(true);
+    const { notes: _, ...withoutNotes } = quote();
+    expect(codes(withoutNotes)).toEqual({ '#/notes': 'required' });
+  });
+
+  it('checks bedrooms 0–20 whole and bathrooms 0.5–20 in halves', () => {
+    for (const ok of ['0', '7', '20']) expect(validateLead(quote({ bedrooms: ok })).ok).toBe(true);
+    for (const bad of ['-1', '21', '2.5', 'two', '03x']) expect(codes(quote({ bedrooms: bad }))).toEqual({ '#/bedrooms': 'invalid_format' });
+    for (const ok of ['0.5', '1', '2.5', '20']) expect(validateLead(quote({ bathrooms: ok })).ok).toBe(true);
+    for (const bad of ['0', '2.25', '20.5', '21', 'x']) expect(codes(quote({ bathrooms: bad }))).toEqual({ '#/bathrooms': 'invalid_format' });
+  });
+
+  it('accepts common U.S. phone spellings and refuses others', () => {
+    for (const ok of ['503-555-0142', '+1 (503) 555-0142', '1 503 555 0142', '503.555.0142', '5035550142']) {
+      expect(validateLead(quote({ phone: ok })).ok, ok).toBe(true);
+    }
+    for (const bad of ['555-0142', '+44 20 7946 0958', '1-800-FLOWERS', '503555014', 'call 503 555 0142', '+1 503 555 0142 ext 5']) {
+      expect(codes(quote({ phone: bad })), bad).toEqual({ '#/phone': 'invalid_format' });
+    }
+  });
+
+  it('requires consentTimestamp in UTC and not more than five minutes ahead', () => {
+    expect(validateLead(quote({ consentTimestamp: new Date(Date.now() + 60_000).toISOString() })).ok).toBe(true);
+    for (const bad of ['2026-11-22T17:03:00+01:00', '2026-11-22', 'yesterday', new Date(Date.now() + 10 * 60_000).toISOString()]) {
+      expect(codes(quote({ consentTimestamp: bad })), bad).toEqual({ '#/consentTimestamp': 'invalid_format' });
+    }
+  });
+
+  it('requires pageUrl to be an absolute http(s) URL', () => {
+    for (const bad of ['/quote', 'ftp://example.com/x', 'javascript:alert(1)', 'https://']) {
+      expect(codes(quote({ pageUrl: bad })), bad).toEqual({ '#/pageUrl': 'invalid_format' });
+    }
+  });
+
+  it('enforces the maximum lengths', () => {
+    expect(codes(quote({ name: 'x'.repeat(201) }))).toEqual({ '#/name': 'too_long' });
+    expect(codes(quote({ notes: 'x'.repeat(5001) }))).toEqual({ '#/notes': 'too_long' });
+    expect(codes(contact({ message: 'x'.repeat(5001), helpWith: 'x'.repeat(201) }))).toEqual({ '#/message': 'too_long', '#/helpWith': 'too_long' });
+  });
+
+  it('refuses fields of the other form and server-owned fields as unknown_field', () => {
+    expect(codes(contact({ bedrooms: '2', receivedAt: '2026-01-01T00:00:00Z' }))).toEqual({ '#/bedrooms': 'unknown_field', '#/receivedAt': 'unknown_field' });
+  });
+
+  it('refuses a body that is not a JSON object', () => {
+    for (const body of [[], 'lead', 42, null, true]) expect(codes(body)).toEqual({ '#': 'invalid_type' });
+  });
+
+  it('escapes member names in pointers (RFC 6901, URI fragment form)', () => {
+    expect(jsonPointer(['a/b', 'c~d', 'e f'])).toBe('#/a~1b/c~0d/e%20f');
+    expect(codes(quote({ 'x/y': 1 }))).toEqual({ '#/x~1y': 'unknown_field' });
+  });
+});
