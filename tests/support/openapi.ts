@@ -1,0 +1,41 @@
+/** Validates real responses against the schemas of `spec/openapi.yaml` (OpenAPI 3.1 = JSON Schema 2020-12). */
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { parse } from 'yaml';
+import { ROOT } from './server.ts';
+
+export const openapi = parse(readFileSync(`${ROOT}spec/openapi.yaml`, 'utf8'));
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+ajv.addSchema({ ...openapi, $id: 'openapi' });
+
+/** Errors of `value` against `#/components/schemas/<name>`, or an empty list. */
+export function schemaErrors(name: string, value: unknown): string[] {
+  const validate = ajv.getSchema(`openapi#/components/schemas/${name}`);
+  if (!validate) throw new Error(`no schema ${name}`);
+  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
+}
+
+type Operation = { responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: { $ref?: string } }> }> };
+
+/** Checks a real response against the operation's documented response for its status: media type, schema, headers. */
+export function responseErrors(path: string, method: string, reply: { status: number; headers: Headers; json: unknown }): string[] {
+  const op = openapi.paths[path]?.[method.toLowerCase()] as Operation | undefined;
+  if (!op) return [`no operation ${method} ${path}`];
+  const documented = op.responses[String(reply.status)];
+  if (!documented) return [`status ${reply.status} is not documented for ${method} ${path}`];
+  const errors: string[] = [];
+  const type = reply.headers.get('content-type')?.split(';')[0];
+  const content = documented.content ?? {};
+  const media = Object.keys(content).find((m) => m.split(';')[0] === type);
+  if (!media) return [`media type ${type} is not documented for ${reply.status}`];
+  const ref = content[media]!.schema.$ref;
+  if (ref) errors.push(...schemaErrors(ref.split('/').pop()!, reply.json));
+  for (const header of Object.keys(documented.headers ?? {})) {
+    const optional = ['Sunset', 'Idempotent-Replayed', 'Cache-Control'].includes(header);
+    if (!optional && !reply.headers.has(header)) errors.push(`documented header ${header} is missing`);
+  }
+  return errors;
+}
