@@ -1,0 +1,20 @@
+/** Static checks that belong to the suite: the OpenAPI description lints clean, and the code type-checks. */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../support/server.ts';
+
+const run = promisify(execFile);
+const env = { ...process.env, REDOCLY_TELEMETRY: 'off', ASTRO_TELEMETRY_DISABLED: '1', SCARF_ANALYTICS: 'false' };
+
+describe('static checks', () => {
+  it('spec/openapi.yaml passes redocly lint (recommended ruleset)', async () => {
+    const { stdout, stderr } = await run('npx', ['--no-install', 'redocly', 'lint', '--format=stylish'], { cwd: ROOT, env });
+    expect(`${stdout}${stderr}`).toMatch(/valid/i);
+  }, 120_000);
+
+  it('astro check and tsc --noEmit report no errors', async () => {
+    const { stdout } = await run('npm', ['run', '--silent', 'check'], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 });
+    expect(stdout).toMatch(/0 errors/);
+  }, 300_000);
+});
