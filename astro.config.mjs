@@ -13,7 +13,11 @@ export default defineConfig({
   adapter: node({ mode: 'middleware', bodySizeLimit: 64 * 1024 }),
   integrations: [mdx()],
   trailingSlash: 'ignore',
-  build: { format: 'directory' },
+  // Plain <pre><code> for fenced code in MDX: highlighters write inline style attributes, which the
+  // pages' Content-Security-Policy (style-src 'self') would block.
+  markdown: { syntaxHighlight: false },
+  // Stylesheets as files, never inline: the pages' Content-Security-Policy allows no inline style or script.
+  build: { format: 'directory', inlineStylesheets: 'never' },
   security: {
     // The lead paths accept only application/json, which a cross-site HTML form cannot send and a
     // cross-site script cannot send without a CORS preflight that we never grant; Astro's check

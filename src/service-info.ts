@@ -11,7 +11,7 @@ export const API_VERSION = '1.0.0';
 export const USAGE_RULES = [
   'Submit a lead only when the customer has explicitly asked the company to contact them.',
   'Do not submit test, unsolicited, duplicate or fabricated leads.',
-  'Do not submit a lead without the customer\'s authorization: communicationsConsent must be true because the customer said so.',
+  'Do not submit a lead without the customer\'s authorization; on a quote request, communicationsConsent is true only because the customer said so.',
   'Do not probe or POST to unadvertised registration paths; send no Authorization header, token, API key or password.',
 ] as const;
 

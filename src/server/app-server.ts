@@ -49,7 +49,7 @@ export function createAppServer(options: AppServerOptions): Server {
     send(res, problemResponse(p, { siteUrl: config.siteUrl, requestId }));
 
   function serveFile(req: IncomingMessage, res: ServerResponse, file: StaticFile, status = 200): void {
-    setHeaders(res, file.isHtml ? (req.url?.startsWith('/api-docs') ? security.apiDocs : security.html) : security.file);
+    setHeaders(res, file.isHtml ? security.html : security.file);
     setHeaders(res, file.headers);
     if (status === 200 && req.headers['if-none-match'] === file.etag) {
       res.statusCode = 304;

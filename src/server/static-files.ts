@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
+import { pageCsp } from './security-headers.ts';
 
 /** One file ready to send. */
 export interface StaticFile {
@@ -73,8 +74,10 @@ export function loadStaticFiles(clientDir: string, siteUrl: string): Map<string,
     const ext = extname(rel);
     for (const path of urlPaths(rel)) {
       const cache = path.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate';
+      const isHtml = ext === '.html';
       const headers = documents[path] ?? { 'Content-Type': CONTENT_TYPES[ext] ?? 'application/octet-stream', 'Cache-Control': cache };
-      files.set(path, { body, etag, headers: { ...headers, ETag: etag }, isHtml: ext === '.html' });
+      const csp: Record<string, string> = isHtml ? { 'Content-Security-Policy': pageCsp(body.toString('utf8')) } : {};
+      files.set(path, { body, etag, headers: { ...headers, ...csp, ETag: etag }, isHtml });
     }
   }
   return files;

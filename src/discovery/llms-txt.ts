@@ -1,0 +1,61 @@
+/**
+ * `/llms.txt` in the llmstxt.org layout: H1, blockquote summary, details without headings, then H2
+ * sections of links and `## Optional`. Generated from the same facts as the API, so it cannot drift.
+ */
+import { PROBLEMS, PROBLEM_CODES } from '../problems/registry.ts';
+import { NOT_OFFERED, RATE_LIMIT_POLICY, SERVICE_NAME, USAGE_RULES, serviceLinks } from '../service-info.ts';
+import { curlExample } from './examples.ts';
+
+/** The text of `/llms.txt` for a deployment at `siteUrl`. */
+export function llmsTxt(siteUrl: string): string {
+  const l = serviceLinks(siteUrl);
+  const lines = [
+    `# ${SERVICE_NAME}`,
+    '',
+    '> Public, anonymous HTTP API of a residential cleaning company serving one metropolitan area in the western U.S.',
+    '> It accepts cleaning quote requests and contact messages that a customer has explicitly asked the company to act on.',
+    '> Agents may use it on behalf of a customer; nothing here reads or changes any other record.',
+    '',
+    'Rules for every caller, person or agent:',
+    '',
+    ...USAGE_RULES.map((rule) => `- ${rule}`),
+    '- Never send credentials: no Authorization header, bearer token, API key, identity assertion or password. There is no registration.',
+    '',
+    `Submit with \`POST ${l.leads}\` and \`Content-Type: application/json\`, at most 20,000 bytes. A quote request is the default form;`,
+    'set `"formType": "support"` for a contact message. `communicationsConsent` must be the JSON value `true`, and only because the customer said so.',
+    'Send a fresh `Idempotency-Key` per submission and reuse it only to retry the same body. A complete example:',
+    '',
+    '```sh',
+    curlExample('quote'),
+    '```',
+    '',
+    'Success is `201 Created` with `{"id": "…", "formType": "quote", "status": "received", "receivedAt": "…"}`, sent only once the lead is stored.',
+    `Rate limit: 10 submissions a minute per client (\`RateLimit-Policy: ${RATE_LIMIT_POLICY}\`); after a 429, wait \`Retry-After\` seconds.`,
+    'Errors are RFC 9457 problem documents (`application/problem+json`) with a stable `code` and a one-sentence `resolution`:',
+    '',
+    ...PROBLEM_CODES.map((code) => `- \`${code}\` (${PROBLEMS[code].status}): ${PROBLEMS[code].title}. ${PROBLEMS[code].resolution}`),
+    '',
+    `Not offered: ${NOT_OFFERED.join(', ')}. No OAuth metadata, no webhooks, no read access to leads.`,
+    '',
+    '## API',
+    '',
+    `- [OpenAPI description](${l.openapi}): OpenAPI 3.1, the exact request and response schemas, headers and examples`,
+    `- [API reference](${l.apiDocs}): the same description as a readable page`,
+    `- [API catalog](${l.apiCatalog}): RFC 9727 linkset pointing to all of the above`,
+    `- [API status](${l.status}): discovery document and health, with links, rules and the rate-limit policy`,
+    '',
+    '## Guides',
+    '',
+    `- [Developer guide](${l.developers}): who may call the API, usage rules, quick start, rate limits, idempotency, errors, versioning`,
+    `- [Error codes](${l.errors}): every problem code, what it means and what to do`,
+    `- [Terms of use](${l.terms}): the rules of using the API`,
+    `- [Privacy](${l.privacy}): what a lead holds, why, how long it is kept and how to ask for deletion`,
+    '',
+    '## Optional',
+    '',
+    `- [Versioning and deprecation policy](${l.deprecationPolicy}): at least 365 days of notice before a version is removed`,
+    `- [Deprecated alias](${l.deprecatedLeads}): \`POST /api/leads\` is kept for the company's own forms; use \`${l.leads}\``,
+    '',
+  ];
+  return lines.join('\n');
+}

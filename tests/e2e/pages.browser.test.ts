@@ -1,0 +1,91 @@
+/** The pages in headless Chromium: Redoc renders offline, axe-core finds nothing serious, phones fit. */
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, launchChromium } from '../support/browser.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+
+const PAGES = ['/', '/developers', '/developers/errors', '/terms', '/privacy', '/404-page-that-does-not-exist'];
+
+describe.skipIf(!chromiumAvailable())('pages in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+  });
+
+  /** A page whose every request to another host is refused and recorded. */
+  async function offlinePage(width = 1280) {
+    const context = await browser.newContext({ viewport: { width, height: 800 } });
+    const foreign: string[] = [];
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(server.url) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+      foreign.push(url);
+      return route.abort();
+    });
+    const page = await context.newPage();
+    const cspErrors: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) cspErrors.push(msg.text());
+    });
+    return { context, page, foreign, cspErrors };
+  }
+
+  it('/api-docs renders every operation with no request to any other host', async () => {
+    const { context, page, foreign, cspErrors } = await offlinePage();
+    await page.goto(`${server.url}/api-docs`, { waitUntil: 'networkidle' });
+    // Redoc lists operations under their tags in the sidebar, one group open at a time.
+    const groups: Record<string, string[]> = {
+      Discovery: ['Discover the API and check its status', 'API catalog (RFC 9727)', 'This OpenAPI description, as JSON'],
+      Leads: ['Submit a quote request or a contact message', 'Submit a lead (deprecated alias of /api/v1/leads)'],
+    };
+    for (const [tag, operations] of Object.entries(groups)) {
+      // A click that lands before Redoc has hydrated does nothing: try again until the group opens.
+      for (let attempt = 0; ; attempt++) {
+        await page.getByText(tag, { exact: true }).first().click();
+        const opened = await page.getByText(operations[0]!).first().waitFor({ timeout: 2_000 }).then(() => true, () => false);
+        if (opened) break;
+        if (attempt === 5) throw new Error(`the ${tag} group of /api-docs never opened`);
+      }
+      for (const op of operations) await page.getByText(op).first().waitFor({ timeout: 5_000 });
+    }
+    await page.getByText('Submit a quote request or a contact message').first().click();
+    await page.getByText('Idempotency-Key').first().waitFor({ timeout: 15_000 });
+    expect(await page.locator('a[href="/developers"]').count()).toBeGreaterThan(0);
+    expect(foreign).toEqual([]);
+    expect(cspErrors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  for (const path of [...PAGES, '/api-docs']) {
+    it(`${path}: axe-core finds no serious or critical violation`, async () => {
+      const { context, page } = await offlinePage();
+      await page.goto(`${server.url}${path}`, { waitUntil: 'networkidle' });
+      if (path === '/api-docs') await page.getByText('Leads', { exact: true }).first().waitFor();
+      const results = await new AxeBuilder({ page }).analyze();
+      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
+      await context.close();
+    }, 60_000);
+  }
+
+  for (const path of PAGES) {
+    it(`${path}: fits a 360 px screen, runs no script and blocks nothing by CSP`, async () => {
+      const { context, page, foreign, cspErrors } = await offlinePage(360);
+      await page.goto(`${server.url}${path}`, { waitUntil: 'networkidle' });
+      const { scrollWidth, scripts } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, scripts: document.scripts.length }));
+      expect(scrollWidth).toBeLessThanOrEqual(360);
+      expect(scripts).toBe(0);
+      expect(foreign).toEqual([]);
+      expect(cspErrors).toEqual([]);
+      expect(await page.locator('head link[rel="api-catalog"]').count()).toBe(1);
+      await context.close();
+    }, 30_000);
+  }
+});
