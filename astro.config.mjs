@@ -10,7 +10,9 @@ export default defineConfig({
   site: config.siteUrl,
   // Middleware mode: the project's own server (src/server/) owns every response, static files,
   // 404s and 405s included; see docs/decisions/0001-own-http-server.md.
-  adapter: node({ mode: 'middleware', bodySizeLimit: 64 * 1024 }),
+  // bodySizeLimit is only a backstop (the handler stops at 20,000 bytes itself): when it fires it
+  // destroys the socket, so it sits well above what the request stream prefetches.
+  adapter: node({ mode: 'middleware', bodySizeLimit: 1024 * 1024 }),
   integrations: [mdx()],
   trailingSlash: 'ignore',
   // Plain <pre><code> for fenced code in MDX: highlighters write inline style attributes, which the

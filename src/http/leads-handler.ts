@@ -8,9 +8,10 @@ import { validateLead } from '../leads/validate.ts';
 import { Problem } from '../problems/problem.ts';
 import { checkMethod, withProblemDetails } from './api.ts';
 import type { ApiContext } from './context.ts';
+import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { jsonResponse, rateLimitHeaders } from './headers.ts';
 import { parseIdempotencyKey } from './idempotency-key.ts';
-import { parseJson, readBodyText } from './read-body.ts';
+import { discardBody, parseJson, readBodyText } from './read-body.ts';
 
 /** The paths a lead can come by. */
 export type LeadPath = '/api/v1/leads' | '/api/leads';
@@ -28,6 +29,20 @@ export function isJsonMediaType(contentType: string | null): boolean {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** Steps 1 to 3 of the contract's order: what refuses a submission before its body is read. */
+function refuseUnread(request: Request, limit: RateLimitState): Problem | undefined {
+  if (!limit.allowed) {
+    return new Problem('rate_limited', `This client sent more than ${limit.limit} submissions within a minute; the limit resets in ${plural(limit.resetSeconds, 'second')}.`);
+  }
+  if (request.headers.has('authorization')) {
+    return new Problem('authorization_not_accepted', 'The request carried an Authorization header; this API is anonymous and accepts no credentials.');
+  }
+  if (!isJsonMediaType(request.headers.get('content-type'))) {
+    return new Problem('unsupported_media_type', request.headers.get('content-type') ? 'The request body was not sent as application/json (UTF-8).' : 'The request has no Content-Type header; application/json was expected.');
+  }
+  return undefined;
+}
+
 /** Handles a request to either lead path. */
 export function handleLeadRequest(request: Request, ctx: ApiContext, path: LeadPath): Promise<Response> {
   const { services } = ctx;
@@ -40,15 +55,10 @@ export function handleLeadRequest(request: Request, ctx: ApiContext, path: LeadP
     }
     const limit = await services.limiter.consume(clientKey);
     for (const [k, v] of Object.entries(rateLimitHeaders(limit))) headers.set(k, v);
-    if (!limit.allowed) {
-      throw new Problem('rate_limited', `This client sent more than ${limit.limit} submissions within a minute; the limit resets in ${plural(limit.resetSeconds, 'second')}.`);
-    }
-    if (request.headers.has('authorization')) {
-      throw new Problem('authorization_not_accepted', 'The request carried an Authorization header; this API is anonymous and accepts no credentials.');
-    }
-    if (!isJsonMediaType(request.headers.get('content-type'))) {
-      const sent = request.headers.get('content-type');
-      throw new Problem('unsupported_media_type', sent ? 'The request body was not sent as application/json (UTF-8).' : 'The request has no Content-Type header; application/json was expected.');
+    const refusal = refuseUnread(request, limit);
+    if (refusal) {
+      await discardBody(request);
+      throw refusal;
     }
     const body = parseJson(await readBodyText(request));
     const validation = validateLead(body);

@@ -45,8 +45,28 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
   }
 }
 
+/**
+ * Reads and discards a body that is refused unread (rate limit, credentials, media type), up to
+ * the limit, so that the connection stays usable; a larger body is left to the server's lingering close.
+ */
+export async function discardBody(request: Request, limit = MAX_BODY_BYTES): Promise<void> {
+  if (!request.body || request.bodyUsed) return;
+  const reader = request.body.getReader();
+  let received = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      received += value.byteLength;
+      if (received > limit) return void reader.cancel().catch(() => {});
+    }
+  } catch {
+    // The client went away or the adapter's backstop fired: nothing left to drain.
+  }
+}
+
 function tooLarge(limit: number): Problem {
-  return new Problem('payload_too_large', `The request body is larger than ${limit.toLocaleString('en-US')} bytes.`, {}, { Connection: 'close' });
+  return new Problem('payload_too_large', `The request body is larger than ${limit.toLocaleString('en-US')} bytes.`);
 }
 
 /** Parses a JSON text, refusing with 400 `malformed_json` and the position of the fault. */

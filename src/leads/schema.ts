@@ -23,8 +23,18 @@ export const CONSENT_CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 const format = (message: string) => ({ message, params: { code: 'invalid_format' } });
 
-/** A required string: trimmed, non-empty after trimming, at most `max` characters. */
-const text = (max: number) => z.string().trim().min(1).max(max);
+// C0/C1 control characters (tab, line feed and carriage return are allowed only where a field may
+// span lines) and the bidirectional overrides and isolates that can make text read differently
+// from what it holds (Trojan Source): none belongs in a lead the office will read.
+const UNSAFE_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const UNSAFE_MULTI_LINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const safe = (pattern: RegExp) => (s: string) => !pattern.test(s);
+const noControls = format('must not contain control characters or bidirectional overrides');
+
+/** A required one-line string: trimmed, non-empty after trimming, at most `max` characters. */
+const text = (max: number) => z.string().trim().min(1).max(max).refine(safe(UNSAFE_ONE_LINE), noControls);
+/** Free text that may span lines (notes, message). */
+const longText = (max: number) => z.string().trim().max(max).refine(safe(UNSAFE_MULTI_LINE), noControls);
 
 const Phone = text(MAX_LENGTH.phone).transform((sent, ctx) => {
   const e164 = toE164UsPhone(sent);
@@ -67,7 +77,7 @@ export const QuoteRequest = z.strictObject({
   bedrooms: Bedrooms,
   bathrooms: Bathrooms,
   service: text(MAX_LENGTH.service),
-  notes: z.string().trim().max(MAX_LENGTH.notes),
+  notes: longText(MAX_LENGTH.notes),
   communicationsConsent: z.literal(true),
   consentTimestamp: ConsentTimestamp.optional(),
   pageUrl: PageUrl.optional(),
@@ -81,7 +91,7 @@ export const ContactMessage = z.strictObject({
   email: Email,
   phone: Phone,
   helpWith: text(MAX_LENGTH.helpWith),
-  message: text(MAX_LENGTH.message),
+  message: longText(MAX_LENGTH.message).min(1),
 });
 export type ContactMessage = z.infer<typeof ContactMessage>;
 

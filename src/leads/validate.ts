@@ -44,7 +44,7 @@ function toFieldError(issue: z.core.$ZodIssue, body: Record<string, unknown>, fo
     case 'too_big':
       return [{ pointer, code: 'too_long', detail: `${field} must be at most ${String(issue.maximum)} characters` }];
     default:
-      return [{ pointer, code: 'invalid_format', detail: issue.message }];
+      return [{ pointer, code: 'invalid_format', detail: issue.message.startsWith('must ') ? `${field} ${issue.message}` : issue.message }];
   }
 }
 

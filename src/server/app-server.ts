@@ -5,12 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { clientAddress } from '../http/client-address.ts';
 import type { AppServices } from '../http/context.ts';
 import { Problem, problemResponse } from '../problems/problem.ts';
 import type { SecurityHeaders } from './security-headers.ts';
 import type { StaticFile } from './static-files.ts';
+import { MAX_BODY_BYTES } from '../http/read-body.ts';
 
 /** Astro's middleware-mode handler, as `dist/server/entry.mjs` exports it. */
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
@@ -24,10 +26,75 @@ export interface AppServerOptions {
   notFoundPage?: StaticFile;
 }
 
-/** Timeouts chosen so that slow or idle clients cannot hold the server (Node's defaults are minutes). */
-export const SERVER_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 } as const;
+/**
+ * Timeouts chosen so that slow or idle clients cannot hold the server (Node's defaults are 60 s for
+ * headers and 300 s for a request, checked only every 30 s): whole headers within 10 s, the whole
+ * request within 30 s, idle keep-alive sockets closed after 5 s, all checked every second.
+ */
+export const SERVER_TIMEOUTS = {
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 1_000,
+  maxHeaderSize: 16 * 1024,
+} as const;
 
 const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
+
+/**
+ * Methods a web `Request` cannot carry (Astro would fail to build the request and answer 500), so
+ * the server answers them itself. `Allow` lists what each API path supports; a test holds this
+ * table to the route files' own answers.
+ */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+export const API_ALLOW: Readonly<Record<string, string>> = {
+  '/api/v1': 'GET, HEAD, OPTIONS',
+  '/api/v1/leads': 'POST, OPTIONS',
+  '/api/leads': 'POST, OPTIONS',
+};
+
+/** After an answer sent before the request body was read: how long, and how much more of it, is read and thrown away. */
+const LINGER = { bytes: 64 * 1024 * 1024, ms: 5_000 } as const;
+
+/**
+ * Lingering close (RFC 9112, 9.6): closing a socket that still has unread upload data makes the
+ * kernel send a reset, which can destroy our answer before the client reads it. So after an answer
+ * sent before the body was read, the rest is read and discarded (memory stays flat) until the body
+ * ends, 5 s pass or 64 MiB arrive. On a keep-alive connection Node then reuses the socket. When the
+ * connection is to close (the client sent `Connection: close`), Node would close it at once through
+ * `socket.destroySoon()`; for such a request that call half-closes instead, and the socket is
+ * destroyed when the lingering ends.
+ */
+function lingerIfUnread(req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket;
+  const destroySoon = socket.destroySoon;
+  // Node calls this from its own 'finish' listener, before ours below runs.
+  socket.destroySoon = function (this: Socket) {
+    socket.destroySoon = destroySoon;
+    if (req.complete) return destroySoon.call(this);
+    this.end();
+    req.once('close', () => this.destroy());
+  };
+  res.once('close', () => {
+    socket.destroySoon = destroySoon;
+  });
+  res.once('finish', () => {
+    if (req.complete) return;
+    const close = () => socket.destroy();
+    const timer = setTimeout(close, LINGER.ms);
+    timer.unref();
+    // Listeners go on the request, not on the socket, which keep-alive reuses for later requests.
+    req.once('close', () => clearTimeout(timer));
+    let discarded = 0;
+    req.on('data', (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > LINGER.bytes) close();
+    });
+    // Destroying the socket mid-body makes the request emit 'aborted'/'error': expected here.
+    req.on('error', () => {});
+    req.resume();
+  });
+}
 
 /** Writes a web `Response` to a Node response. */
 async function send(res: ServerResponse, response: Response): Promise<void> {
@@ -61,10 +128,17 @@ export function createAppServer(options: AppServerOptions): Server {
     res.end(req.method === 'HEAD' ? undefined : file.body);
   }
 
-  const server = createServer({ ...SERVER_TIMEOUTS }, (req, res) => {
+  // Sockets with an answer in progress: a parse error on one (a body longer than its
+  // Content-Length, say) must not put Node's bare 400 in front of the answer being written.
+  const answering = new WeakMap<object, ServerResponse>();
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const requestId = randomUUID();
     res.setHeader('X-Request-Id', requestId);
+    answering.set(req.socket, res);
+    res.once('close', () => answering.delete(req.socket));
+    lingerIfUnread(req, res);
     const rawPath = (req.url ?? '/').split('?', 1)[0]!;
     res.once('close', () => {
       const status = res.statusCode;
@@ -79,6 +153,19 @@ export function createAppServer(options: AppServerOptions): Server {
     } catch {
       setHeaders(res, security.api);
       void problem(res, requestId, new Problem('bad_request', 'The request path has an invalid percent-encoding.'));
+      return;
+    }
+
+    if (FORBIDDEN_METHODS.has(req.method ?? '')) {
+      setHeaders(res, isApiPath(path) ? security.api : security.file);
+      const allow = isApiPath(path) ? API_ALLOW[path.replace(/\/$/, '')] : staticFiles.has(path) ? 'GET, HEAD' : undefined;
+      if (!isApiPath(path)) {
+        res.writeHead(allow ? 405 : 404, { 'Content-Type': 'text/plain; charset=utf-8', ...(allow && { Allow: allow }) }).end();
+        return;
+      }
+      void problem(res, requestId, allow
+        ? new Problem('method_not_allowed', `${req.method} is not supported on this path.`, {}, { Allow: allow })
+        : new Problem('not_found', `There is no API resource at ${rawPath}.`));
       return;
     }
 
@@ -111,6 +198,29 @@ export function createAppServer(options: AppServerOptions): Server {
     }, { services, request: { id: requestId, clientAddress: '' } }).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
     });
+  };
+
+  const server = createServer({ ...SERVER_TIMEOUTS }, onRequest);
+
+  // `Expect: 100-continue`: invite the body only when it may be accepted, so that a client about to
+  // send more than a lead may hold gets its 413 without uploading anything.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (Number(req.headers['content-length'] ?? 0) <= MAX_BODY_BYTES) res.writeContinue();
+    onRequest(req, res);
+  });
+
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    const inProgress = answering.get(socket);
+    if (inProgress) {
+      // Let the answer in progress finish; the connection closes after it.
+      inProgress.once('finish', () => socket.end());
+      setTimeout(() => socket.destroy(), LINGER.ms).unref();
+      return;
+    }
+    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\nX-Content-Type-Options: nosniff\r\n\r\n`);
   });
   return server;
 }

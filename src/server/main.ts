@@ -56,7 +56,7 @@ server.on('error', (err) => fail(`Cannot listen on ${config.host}:${config.port}
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ host: config.host, port, store: store.kind, siteUrl: config.siteUrl }, 'listening');
+  logger.info({ host: config.host, port, pid: process.pid, store: store.kind, siteUrl: config.siteUrl }, 'listening');
 });
 
 let stopping = false;

@@ -13,6 +13,11 @@ describe('static checks', () => {
     expect(`${stdout}${stderr}`).toMatch(/valid/i);
   }, 120_000);
 
+  it('spec/openapi.yaml passes Spectral with the OWASP API Security ruleset (no errors)', async () => {
+    const { stdout } = await run('npx', ['--no-install', 'spectral', 'lint', 'spec/openapi.yaml', '--fail-severity=error', '--ruleset', '.spectral.yaml'], { cwd: ROOT, env });
+    expect(stdout).toMatch(/0 errors|No results/);
+  }, 120_000);
+
   it('astro check and tsc --noEmit report no errors', async () => {
     const { stdout } = await run('npm', ['run', '--silent', 'check'], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 });
     expect(stdout).toMatch(/0 errors/);

@@ -13,6 +13,8 @@ export const ROOT = new URL('../../', import.meta.url).pathname;
 export interface RunningServer {
   url: string;
   port: number;
+  /** The node process serving (not npm's). */
+  pid: number;
   databaseUrl: string;
   dir: string;
   child: ChildProcess;
@@ -42,6 +44,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   const logs: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let pid = 0;
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join('\n')}`)), 20_000);
     const onLine = (stream: NodeJS.ReadableStream) => {
@@ -55,6 +58,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           logs.push(line);
           if (line.includes('"msg":"listening"')) {
             clearTimeout(timer);
+            pid = JSON.parse(line).pid;
             resolve(JSON.parse(line).port);
           }
         }
@@ -80,6 +84,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    pid,
     databaseUrl,
     dir,
     child,

@@ -103,6 +103,13 @@ describe('validateLead', () => {
     for (const body of [[], 'lead', 42, null, true]) expect(codes(body)).toEqual({ '#': 'invalid_type' });
   });
 
+  it('refuses control characters and bidirectional overrides, but lets notes and messages span lines', () => {
+    for (const bad of ['Jane\u0000', 'Jane\nDoe', 'Jane \u202eeoD', 'x\u2066y']) expect(codes(quote({ name: bad })), JSON.stringify(bad)).toEqual({ '#/name': 'invalid_format' });
+    expect(validateLead(quote({ notes: 'Line one\r\nLine two\tend' })).ok).toBe(true);
+    expect(codes(quote({ notes: 'bell\u0007' }))).toEqual({ '#/notes': 'invalid_format' });
+    expect(codes(contact({ message: 'hidden \u202e text' }))).toEqual({ '#/message': 'invalid_format' });
+  });
+
   it('escapes member names in pointers (RFC 6901, URI fragment form)', () => {
     expect(jsonPointer(['a/b', 'c~d', 'e f'])).toBe('#/a~1b/c~0d/e%20f');
     expect(codes(quote({ 'x/y': 1 }))).toEqual({ '#/x~1y': 'unknown_field' });
