@@ -3,7 +3,7 @@
  * reached becomes 503, anything else is logged once with the request id and becomes a bare 500.
  */
 import { Problem, problemResponse } from '../problems/problem.ts';
-import { StoreUnavailableError } from '../store/lead-store.ts';
+import { isStoreUnavailable } from '../store/lead-store.ts';
 import type { ApiContext } from './context.ts';
 
 /** Seconds a caller is asked to wait when the lead store is unavailable. */
@@ -24,8 +24,8 @@ export async function withProblemDetails(ctx: ApiContext, headers: Headers, hand
 function toProblem(err: unknown, ctx: ApiContext): Problem {
   if (err instanceof Problem) return err;
   const log = ctx.services.logger;
-  if (err instanceof StoreUnavailableError) {
-    log.error({ reqId: ctx.request.id, err: { name: err.name, message: err.message } }, 'lead store unavailable');
+  if (isStoreUnavailable(err)) {
+    log.error({ reqId: ctx.request.id, err: { name: (err as Error).name, message: (err as Error).message } }, 'lead store unavailable');
     return new Problem('service_unavailable', 'The lead store cannot be reached at the moment; nothing was stored.', {}, {
       'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
     });

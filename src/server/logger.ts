@@ -11,8 +11,12 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
       level,
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
-      // Belt and braces: if lead fields ever reach a log call, they are censored, not written.
-      redact: { paths: ['name', 'email', 'phone', 'notes', 'message', '*.name', '*.email', '*.phone', '*.notes', '*.message', 'body', '*.body'], censor: '[redacted]' },
+      // Belt and braces: if lead data ever reaches a log call, it is censored, not written. (Not
+      // `*.name` or `*.message`: those would also hide the name and message of every logged error.)
+      redact: {
+        paths: ['name', 'email', 'phone', 'notes', 'message', 'body', 'fields', 'lead', 'data', '*.email', '*.phone', '*.notes', '*.body', '*.fields'],
+        censor: '[redacted]',
+      },
     },
     destination ?? pino.destination({ sync: false }),
   );

@@ -40,12 +40,12 @@ if (sunsetProblem) {
   await store.close();
   fail(sunsetProblem);
 }
-const limiter = createLimiter(config);
+const limits = createLimiter(config);
 const { handler } = (await import(entry)) as { handler: AstroHandler };
 const staticFiles = loadStaticFiles(`${DIST}client`, config.siteUrl);
 
 const server = createAppServer({
-  services: { config, store, limiter, logger, aliasHeaders: Object.freeze(aliasHeaders(config)) },
+  services: { config, store, limiter: limits.limiter, logger, aliasHeaders: Object.freeze(aliasHeaders(config)) },
   astro: handler,
   staticFiles,
   security: securityHeaders(config),
@@ -56,7 +56,7 @@ server.on('error', (err) => fail(`Cannot listen on ${config.host}:${config.port}
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ host: config.host, port, pid: process.pid, store: store.kind, siteUrl: config.siteUrl }, 'listening');
+  logger.info({ host: config.host, port, pid: process.pid, store: store.kind, limiter: config.redisUrl ? 'redis' : 'memory', siteUrl: config.siteUrl }, 'listening');
 });
 
 let stopping = false;
@@ -74,10 +74,10 @@ async function shutdown(signal: string): Promise<void> {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
-  await store.close();
+  await Promise.all([store.close(), limits.close()]);
   logger.info('stopped');
-  logger.flush();
-  process.exitCode = 0;
+  // Everything is closed; a client library's leftover timer must not keep the process alive.
+  logger.flush(() => process.exit(0));
 }
 process.once('SIGTERM', () => void shutdown('SIGTERM'));
 process.once('SIGINT', () => void shutdown('SIGINT'));

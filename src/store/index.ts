@@ -1,10 +1,10 @@
 /** The one place that chooses the lead store, from configuration. */
 import type { Config } from '../config.ts';
 import type { LeadStore } from './lead-store.ts';
+import { openPostgresStore } from './postgres-store.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 
-/** Opens the store `DATABASE_URL` names. */
+/** Opens the store `DATABASE_URL` names: a SQLite file, or PostgreSQL for several instances. */
 export async function createLeadStore(config: Pick<Config, 'database'>): Promise<LeadStore> {
-  if (config.database.kind === 'sqlite') return openSqliteStore(config.database.path);
-  throw new Error('DATABASE_URL names PostgreSQL, whose lead store is not part of this release yet: use file:<path>');
+  return config.database.kind === 'sqlite' ? openSqliteStore(config.database.path) : openPostgresStore(config.database.url);
 }

@@ -23,6 +23,15 @@ export class StoreUnavailableError extends Error {
 }
 
 /**
+ * Whether `err` is a `StoreUnavailableError`. Checked by name, not `instanceof`: the store is
+ * loaded by the server process and the handlers by Astro's bundle, each with its own copy of
+ * the class (see docs/decisions/0001-own-http-server.md).
+ */
+export function isStoreUnavailable(err: unknown): boolean {
+  return err instanceof Error && err.name === 'StoreUnavailableError';
+}
+
+/**
  * A durable lead store. `submit` checks the idempotency key, then duplicates, then inserts, as one
  * atomic step, and resolves only after the insert is committed to stable storage.
  */

@@ -1,4 +1,4 @@
-/** Versioned schema migrations of the SQLite store. Append only: a published migration never changes. */
+/** Versioned schema migrations of both stores. Append only: a published migration never changes. */
 export interface Migration {
   version: number;
   name: string;
@@ -35,6 +35,48 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
         value TEXT NOT NULL,
         first_seen_at TEXT NOT NULL
       ) STRICT;
+    `,
+  },
+];
+
+/**
+ * PostgreSQL: `json` (not `jsonb`) keeps the fields in the order they were sent. Idempotency keys
+ * and fingerprints are primary keys, so the database, not a read-then-write, decides who was first.
+ */
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'leads, idempotency keys, fingerprints and announcements',
+    sql: `
+      CREATE TABLE leads (
+        id text PRIMARY KEY,
+        form_type text NOT NULL CHECK (form_type IN ('quote', 'support')),
+        received_at timestamptz NOT NULL,
+        received_via text NOT NULL,
+        fields json NOT NULL,
+        phone_e164 text NOT NULL,
+        email_normalised text NOT NULL,
+        fingerprint text NOT NULL,
+        consent json NOT NULL
+      );
+      CREATE INDEX leads_by_receipt ON leads (received_at, id);
+      CREATE TABLE idempotency_keys (
+        key text PRIMARY KEY,
+        request_hash text NOT NULL,
+        lead_id text NOT NULL REFERENCES leads (id),
+        response json NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE TABLE lead_fingerprints (
+        fingerprint text PRIMARY KEY,
+        lead_id text NOT NULL REFERENCES leads (id),
+        received_at timestamptz NOT NULL
+      );
+      CREATE TABLE announcements (
+        name text PRIMARY KEY,
+        value text NOT NULL,
+        first_seen_at timestamptz NOT NULL
+      );
     `,
   },
 ];

@@ -27,7 +27,7 @@ beforeEach(() => {
   logged = '';
   const sink = new Writable({ write: (chunk, _enc, done) => ((logged += String(chunk)), done()) });
   ctx = {
-    services: { config, store: openSqliteStore(config.database.kind === 'sqlite' ? config.database.path : ''), limiter: createLimiter(config), logger: createLogger('info', sink), aliasHeaders: aliasHeaders(config) },
+    services: { config, store: openSqliteStore(config.database.kind === 'sqlite' ? config.database.path : ''), limiter: createLimiter(config).limiter, logger: createLogger('info', sink), aliasHeaders: aliasHeaders(config) },
     request: { id: '3b241101-e2bb-4255-8caf-4136c566a962', clientAddress: '198.51.100.20' },
   };
 });

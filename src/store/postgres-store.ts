@@ -1,0 +1,164 @@
+/**
+ * The PostgreSQL lead store for deployments of more than one instance (`pg` with a pool). The same
+ * behaviour as the SQLite store: a receipt only after COMMIT; idempotency keys and duplicate
+ * detection decided by unique keys inside one transaction, so that concurrent requests on several
+ * instances cannot both win; versioned migrations applied at start-up under an advisory lock.
+ */
+import pg from 'pg';
+import type { LeadRecord } from '../leads/lead.ts';
+import { RETENTION_WINDOW_MS, StoreUnavailableError, type IdempotencyClaim, type LeadStore, type SubmitOutcome } from './lead-store.ts';
+import { POSTGRES_MIGRATIONS } from './migrations.ts';
+
+/** Any constant: the advisory lock that serialises migrations of instances starting at once. */
+const MIGRATION_LOCK = 7_311_204;
+
+// Connection failures, shutdowns and resource exhaustion: the store is unreachable, not wrong.
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '53300', '08000', '08003', '08006', '08001', '08004']);
+function isUnavailable(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return UNAVAILABLE_CODES.has(e?.code ?? '') || /timeout|terminat|Connection|connect/i.test(e?.message ?? '');
+}
+
+interface LeadRow {
+  id: string;
+  form_type: 'quote' | 'support';
+  received_at: Date;
+  received_via: string;
+  fields: Record<string, string | boolean>;
+  phone_e164: string;
+  email_normalised: string;
+  fingerprint: string;
+  consent: LeadRecord['consent'];
+}
+
+const rowToLead = (r: LeadRow): LeadRecord => ({
+  id: r.id,
+  formType: r.form_type,
+  receivedAt: r.received_at.toISOString(),
+  receivedVia: r.received_via,
+  fields: r.fields,
+  phoneE164: r.phone_e164,
+  emailNormalised: r.email_normalised,
+  fingerprint: r.fingerprint,
+  consent: r.consent,
+});
+
+/** Opens a pool on `url`, applies migrations, and returns the store. */
+export async function openPostgresStore(url: string): Promise<LeadStore> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 3_000, idleTimeoutMillis: 30_000, query_timeout: 10_000 });
+  // An idle client whose server went away emits 'error' on the pool: it is discarded, not fatal.
+  pool.on('error', () => {});
+
+  /** Runs `fn` in a transaction on one client, mapping connection failures to StoreUnavailableError. */
+  async function transaction<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (err) {
+      throw new StoreUnavailableError('PostgreSQL cannot be reached', { cause: err });
+    }
+    let broken: unknown;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      broken = isUnavailable(err) ? err : undefined;
+      await client.query('ROLLBACK').catch(() => {});
+      throw broken ? new StoreUnavailableError('PostgreSQL connection failed', { cause: err }) : err;
+    } finally {
+      client.release(broken instanceof Error ? broken : undefined);
+    }
+  }
+
+  await transaction(async (c) => {
+    await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await c.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    const applied = new Set((await c.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+    for (const m of POSTGRES_MIGRATIONS) {
+      if (applied.has(m.version)) continue;
+      await c.query(m.sql);
+      await c.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+    }
+  }).catch(async (err) => {
+    await pool.end().catch(() => {});
+    throw err;
+  });
+
+  async function submit(lead: LeadRecord, claim: IdempotencyClaim | undefined): Promise<SubmitOutcome> {
+    const receivedAt = new Date(lead.receivedAt);
+    const since = new Date(receivedAt.getTime() - RETENTION_WINDOW_MS);
+    const receipt = { id: lead.id, formType: lead.formType, status: 'received' as const, receivedAt: lead.receivedAt };
+    // A conflicting claim that is still fresh makes the transaction roll back (nothing stored);
+    // the answer is then read from the row that won.
+    class Lost extends Error {}
+    try {
+      return await transaction(async (c) => {
+        await c.query(
+          `INSERT INTO leads (id, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          [lead.id, lead.formType, receivedAt, lead.receivedVia, JSON.stringify(lead.fields), lead.phoneE164, lead.emailNormalised, lead.fingerprint, JSON.stringify(lead.consent)],
+        );
+        if (claim) {
+          const won = await c.query(
+            `INSERT INTO idempotency_keys (key, request_hash, lead_id, response, created_at) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (key) DO UPDATE SET request_hash = excluded.request_hash, lead_id = excluded.lead_id,
+               response = excluded.response, created_at = excluded.created_at
+             WHERE idempotency_keys.created_at <= $6`,
+            [claim.key, claim.requestHash, lead.id, JSON.stringify(receipt), receivedAt, since],
+          );
+          if (won.rowCount === 0) throw new Lost('key');
+        }
+        const first = await c.query(
+          `INSERT INTO lead_fingerprints (fingerprint, lead_id, received_at) VALUES ($1, $2, $3)
+           ON CONFLICT (fingerprint) DO UPDATE SET lead_id = excluded.lead_id, received_at = excluded.received_at
+           WHERE lead_fingerprints.received_at <= $4`,
+          [lead.fingerprint, lead.id, receivedAt, since],
+        );
+        if (first.rowCount === 0) throw new Lost('duplicate');
+        return { kind: 'created', receipt } as const;
+      });
+    } catch (err) {
+      if (!(err instanceof Lost)) throw err;
+      if (err.message === 'key') {
+        const row = (await pool.query<{ request_hash: string; response: SubmitOutcome & { id: string } }>('SELECT request_hash, response FROM idempotency_keys WHERE key = $1', [claim!.key]).catch(unavailable)).rows[0]!;
+        return row.request_hash === claim!.requestHash ? { kind: 'replayed', receipt: row.response as never } : { kind: 'key_reused' };
+      }
+      const row = (await pool.query<{ lead_id: string }>('SELECT lead_id FROM lead_fingerprints WHERE fingerprint = $1', [lead.fingerprint]).catch(unavailable)).rows[0]!;
+      return { kind: 'duplicate', leadId: row.lead_id };
+    }
+  }
+
+  function unavailable(err: unknown): never {
+    throw isUnavailable(err) ? new StoreUnavailableError('PostgreSQL cannot be reached', { cause: err }) : err;
+  }
+
+  return {
+    kind: 'postgres',
+    submit,
+    ping: async () => void (await pool.query('SELECT 1').catch(unavailable)),
+    async *exportLeads() {
+      // Keyset pages, so that an export of any size holds one page in memory at a time.
+      let after: [Date, string] = [new Date(0), ''];
+      for (;;) {
+        const { rows } = await pool.query<LeadRow>('SELECT * FROM leads WHERE (received_at, id) > ($1, $2) ORDER BY received_at, id LIMIT 500', after).catch(unavailable);
+        for (const row of rows) yield rowToLead(row);
+        if (rows.length < 500) return;
+        after = [rows.at(-1)!.received_at, rows.at(-1)!.id];
+      }
+    },
+    announcedAt: async (name, value) => {
+      const { rows } = await pool.query<{ first_seen_at: Date }>('SELECT first_seen_at FROM announcements WHERE name = $1 AND value = $2', [name, value]).catch(unavailable);
+      return rows[0]?.first_seen_at;
+    },
+    recordAnnouncement: async (name, value, at) => {
+      await pool.query(
+        `INSERT INTO announcements (name, value, first_seen_at) VALUES ($1, $2, $3)
+         ON CONFLICT (name) DO UPDATE SET value = excluded.value, first_seen_at = excluded.first_seen_at WHERE announcements.value <> excluded.value`,
+        [name, value, at],
+      ).catch(unavailable);
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The real PostgreSQL and Redis of this machine (127.0.0.1:5432, trust auth, database `test`;
+ * 127.0.0.1:6379), plus helpers that never disturb them: a schema per suite, a TCP proxy to cut
+ * and restore PostgreSQL, a Redis server of a test's own. Absent services skip the tests with a
+ * message; with CI=true their absence fails the run.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import pg from 'pg';
+
+export const POSTGRES_BASE = 'postgres://postgres@127.0.0.1:5432/test';
+export const REDIS_URL = 'redis://127.0.0.1:6379';
+
+function reachable(port: number): boolean {
+  const probe = spawnSync(process.execPath, ['-e', `require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))`], { timeout: 3_000 });
+  return probe.status === 0;
+}
+
+function available(name: string, port: number, how: string): boolean {
+  if (reachable(port)) return true;
+  const message = `${name} is not reachable on 127.0.0.1:${port}: its tests are skipped (${how})`;
+  if (process.env.CI) throw new Error(`CI requires ${message.replace(': its tests are skipped', '')}`);
+  console.warn(message);
+  return false;
+}
+
+/** Whether the machine's PostgreSQL answers; in CI its absence is a failure. */
+export const postgresAvailable = () => available('PostgreSQL', 5432, 'start it with pg_ctlcluster');
+/** Whether the machine's Redis answers; in CI its absence is a failure. */
+export const redisAvailable = () => available('Redis', 6379, 'start it with redis-server');
+
+/** A fresh schema in the `test` database; `url` selects it; `drop` removes it and everything in it. */
+export async function createSchema(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const name = `lead_test_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_BASE });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${name}`);
+  await admin.end();
+  return {
+    name,
+    url: schemaUrl(POSTGRES_BASE, name),
+    async drop() {
+      const c = new pg.Client({ connectionString: POSTGRES_BASE });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+/** A PostgreSQL URL whose connections use `schema` (libpq's `options=-c search_path=…`). */
+export function schemaUrl(base: string, schema: string): string {
+  return `${base}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+}
+
+/** A TCP proxy on a free loopback port, to cut a service off (`pause`) and bring it back (`resume`). */
+export async function tcpProxy(targetPort: number): Promise<{ port: number; pause(): Promise<void>; resume(): Promise<void>; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  let port = 0;
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((client) => {
+        const upstream = connect(targetPort, '127.0.0.1');
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('error', () => {});
+          s.on('close', () => sockets.delete(s));
+        }
+        client.pipe(upstream).pipe(client);
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+      });
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as { port: number }).port;
+        resolve();
+      });
+    });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server?.close(() => resolve());
+    });
+  await listen();
+  return { port, pause: stop, resume: listen, close: stop };
+}
+
+/** A redis-server of a test's own on a free port (never the shared one), to stop mid-run. */
+export async function startOwnRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  for (let i = 0; i < 50 && !reachable(port); i++) await new Promise((r) => setTimeout(r, 100));
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () => new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    }),
+  };
+}
