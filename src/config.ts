@@ -68,6 +68,7 @@ const Env = z.object({
     .transform((s) => (s?.trim() ? s.trim() : undefined))
     .pipe(dateTime('LEADS_SUNSET_DATE').optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SQLITE_GROUP_COMMIT: z.enum(['on', 'off'], { message: 'SQLITE_GROUP_COMMIT must be on or off' }).default('on'),
 });
 
 /** The validated, frozen configuration of one process. */
@@ -75,7 +76,7 @@ export interface Config {
   readonly siteUrl: string;
   readonly host: string;
   readonly port: number;
-  readonly database: { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string };
+  readonly database: { readonly kind: 'sqlite'; readonly path: string; readonly groupCommit: boolean } | { readonly kind: 'postgres'; readonly url: string };
   readonly redisUrl: string | undefined;
   /** Addresses whose `X-Forwarded-For` is believed; `undefined` when none is (the default). */
   readonly trustProxy: BlockList | undefined;
@@ -109,7 +110,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const database = e.DATABASE_URL.startsWith('file:')
-    ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('file:'.length) } as const)
+    ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('file:'.length), groupCommit: e.SQLITE_GROUP_COMMIT === 'on' } as const)
     : ({ kind: 'postgres', url: e.DATABASE_URL } as const);
   return Object.freeze({
     siteUrl: e.SITE_URL,

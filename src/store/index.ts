@@ -6,5 +6,7 @@ import { openSqliteStore } from './sqlite-store.ts';
 
 /** Opens the store `DATABASE_URL` names: a SQLite file, or PostgreSQL for several instances. */
 export async function createLeadStore(config: Pick<Config, 'database'>): Promise<LeadStore> {
-  return config.database.kind === 'sqlite' ? openSqliteStore(config.database.path) : openPostgresStore(config.database.url);
+  return config.database.kind === 'sqlite'
+    ? openSqliteStore(config.database.path, { groupCommit: config.database.groupCommit })
+    : openPostgresStore(config.database.url);
 }

@@ -39,8 +39,14 @@ function rowToLead(row: LeadRow): LeadRecord {
 
 const isBusy = (err: unknown) => err instanceof Error && /SQLITE_BUSY|database is locked/i.test(`${(err as { code?: string }).code ?? ''} ${err.message}`);
 
+/** How the SQLite store commits. */
+export interface SqliteStoreOptions {
+  /** Commit submissions that arrive together in one transaction (one fsync); on by default. */
+  groupCommit: boolean;
+}
+
 /** Opens (creating if needed) the SQLite store at `path`, applies migrations and checks its settings. */
-export function openSqliteStore(path: string): LeadStore {
+export function openSqliteStore(path: string, options: SqliteStoreOptions = { groupCommit: true }): LeadStore {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
@@ -69,48 +75,96 @@ export function openSqliteStore(path: string): LeadStore {
      ON CONFLICT (name) DO UPDATE SET value = excluded.value, first_seen_at = excluded.first_seen_at`,
   );
 
-  // node:sqlite is synchronous, so one transaction runs to its end before any other request's code:
-  // the check-then-insert below cannot interleave within this process, and BEGIN IMMEDIATE takes
-  // the write lock first so that another process on the same file cannot interleave either.
-  function submitSync(lead: LeadRecord, claim: IdempotencyClaim | undefined): SubmitOutcome {
+  /** One submission inside an open transaction: idempotency key, then duplicates, then insert. */
+  function submitInTransaction(lead: LeadRecord, claim: IdempotencyClaim | undefined): SubmitOutcome {
     const since = new Date(Date.parse(lead.receivedAt) - RETENTION_WINDOW_MS).toISOString();
-    db.exec('BEGIN IMMEDIATE');
+    if (claim) {
+      const row = findKey.get(claim.key) as { request_hash: string; response: string; created_at: string } | undefined;
+      if (row && row.created_at > since) {
+        return row.request_hash === claim.requestHash ? { kind: 'replayed', receipt: JSON.parse(row.response) } : { kind: 'key_reused' };
+      }
+    }
+    const duplicate = findDuplicate.get(lead.fingerprint, since) as { id: string } | undefined;
+    if (duplicate) return { kind: 'duplicate', leadId: duplicate.id };
+    insertLead.run(lead.id, lead.formType, lead.receivedAt, lead.receivedVia, JSON.stringify(lead.fields), lead.phoneE164,
+      lead.emailNormalised, lead.fingerprint, JSON.stringify(lead.consent));
+    const receipt = { id: lead.id, formType: lead.formType, status: 'received' as const, receivedAt: lead.receivedAt };
+    if (claim) saveKey.run(claim.key, claim.requestHash, lead.id, JSON.stringify(receipt), lead.receivedAt);
+    return { kind: 'created', receipt };
+  }
+
+  interface Pending {
+    lead: LeadRecord;
+    claim: IdempotencyClaim | undefined;
+    resolve(outcome: SubmitOutcome): void;
+    reject(err: unknown): void;
+  }
+  let pending: Pending[] = [];
+
+  /**
+   * Commits a batch of submissions in one transaction: one fsync for all of them (group commit).
+   * node:sqlite is synchronous, so the batch runs to its end before any other request's code, and
+   * BEGIN IMMEDIATE takes the write lock first so that another process on the file cannot interleave
+   * either. Each submission has a savepoint of its own, so one failure touches no other; every
+   * promise is settled only after COMMIT has returned, so no receipt precedes its commit.
+   */
+  function commitBatch(batch: Pending[]): void {
+    const outcomes: Array<{ ok: SubmitOutcome } | { err: unknown }> = [];
     try {
-      if (claim) {
-        const row = findKey.get(claim.key) as { request_hash: string; response: string; created_at: string } | undefined;
-        if (row && row.created_at > since) {
-          db.exec('ROLLBACK');
-          return row.request_hash === claim.requestHash ? { kind: 'replayed', receipt: JSON.parse(row.response) } : { kind: 'key_reused' };
+      db.exec('BEGIN IMMEDIATE');
+      for (const item of batch) {
+        db.exec('SAVEPOINT lead');
+        try {
+          outcomes.push({ ok: submitInTransaction(item.lead, item.claim) });
+          db.exec('RELEASE lead');
+        } catch (err) {
+          db.exec('ROLLBACK TO lead');
+          db.exec('RELEASE lead');
+          outcomes.push({ err });
         }
       }
-      const duplicate = findDuplicate.get(lead.fingerprint, since) as { id: string } | undefined;
-      if (duplicate) {
-        db.exec('ROLLBACK');
-        return { kind: 'duplicate', leadId: duplicate.id };
-      }
-      insertLead.run(lead.id, lead.formType, lead.receivedAt, lead.receivedVia, JSON.stringify(lead.fields), lead.phoneE164,
-        lead.emailNormalised, lead.fingerprint, JSON.stringify(lead.consent));
-      const receipt = { id: lead.id, formType: lead.formType, status: 'received' as const, receivedAt: lead.receivedAt };
-      if (claim) saveKey.run(claim.key, claim.requestHash, lead.id, JSON.stringify(receipt), lead.receivedAt);
       db.exec('COMMIT');
-      return { kind: 'created', receipt };
     } catch (err) {
-      if (db.isTransaction) db.exec('ROLLBACK');
-      throw err;
+      if (db.isOpen && db.isTransaction) db.exec('ROLLBACK');
+      for (const item of batch) item.reject(storeError(err));
+      return;
     }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]!;
+      if ('ok' in outcome) item.resolve(outcome.ok);
+      else item.reject(storeError(outcome.err));
+    });
   }
+
+  function flush(): void {
+    const batch = pending;
+    pending = [];
+    commitBatch(batch);
+  }
+
+  function submit(lead: LeadRecord, claim: IdempotencyClaim | undefined): Promise<SubmitOutcome> {
+    return new Promise((resolve, reject) => {
+      const item = { lead, claim, resolve, reject };
+      if (!options.groupCommit) return commitBatch([item]);
+      // Submissions that arrive in the same turn of the event loop share one commit.
+      pending.push(item);
+      if (pending.length === 1) setImmediate(flush);
+    });
+  }
+
+  const storeError = (err: unknown) => (isBusy(err) || !db.isOpen ? new StoreUnavailableError('the SQLite store is busy or closed', { cause: err }) : err);
 
   const guard = <T>(fn: () => T): Promise<T> => {
     try {
       return Promise.resolve(fn());
     } catch (err) {
-      return Promise.reject(isBusy(err) || !db.isOpen ? new StoreUnavailableError('the SQLite store is busy or closed', { cause: err }) : err);
+      return Promise.reject(storeError(err));
     }
   };
 
   return {
     kind: 'sqlite',
-    submit: (lead, claim) => guard(() => submitSync(lead, claim)),
+    submit,
     ping: () => guard(() => void db.prepare('SELECT 1').get()),
     async *exportLeads() {
       for (const row of db.prepare('SELECT * FROM leads ORDER BY received_at, id').iterate()) yield rowToLead(row as unknown as LeadRow);
@@ -122,6 +176,7 @@ export function openSqliteStore(path: string): LeadStore {
       }),
     recordAnnouncement: (name, value, at) => guard(() => void upsertAnnouncement.run(name, value, at.toISOString())),
     close: async () => {
+      if (pending.length > 0) flush();
       if (db.isOpen) db.close();
     },
   };

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, V1_LAUNCH_DATE } from '../../src/config.ts';
 describe('loadConfig', () => {
   it('has the contract defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ siteUrl: 'http://localhost:4321', host: 'localhost', port: 4321, database: { kind: 'sqlite', path: './data/leads.sqlite' }, redisUrl: undefined, trustProxy: undefined, leadsSunsetDate: undefined });
+    expect(c).toMatchObject({ siteUrl: 'http://localhost:4321', host: 'localhost', port: 4321, database: { kind: 'sqlite', path: './data/leads.sqlite', groupCommit: true }, redisUrl: undefined, trustProxy: undefined, leadsSunsetDate: undefined });
     expect(c.leadsDeprecationDate.toISOString()).toBe(new Date(V1_LAUNCH_DATE).toISOString());
     expect(Object.isFrozen(c)).toBe(true);
   });

@@ -36,6 +36,15 @@ const factories: StoreFactory[] = [
     },
   },
   {
+    name: 'SQLite, one commit per submission (SQLITE_GROUP_COMMIT=off)',
+    async open() {
+      const dir = mkdtempSync(join(tmpdir(), 'store-'));
+      const path = join(dir, 'leads.sqlite');
+      const options = { groupCommit: false };
+      return { store: openSqliteStore(path, options), reopen: async () => openSqliteStore(path, options), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  },
+  {
     name: 'PostgreSQL',
     skip: !postgresAvailable(),
     async open() {

@@ -1,0 +1,193 @@
+/**
+ * `npm run bench`: what a lead costs, measured against the bare platform in one process tree.
+ * For each case and concurrency it starts a fresh server (the baseline, or the built service),
+ * drives it with autocannon for a fixed time, and records requests/s, p50/p99 latency and the
+ * server's peak RSS; every 201 of the run is then looked up in the store. Servers run on one core,
+ * this load generator on the other. Prints one table with the ratio service/baseline per row and
+ * writes the same as JSON to bench/results/latest.json. Timings are reported, never asserted.
+ *
+ *   npm run bench                  5 s per row, concurrency 1, 16, 64
+ *   npm run bench -- --smoke       a fraction of a second per row (the test suite's check that it runs)
+ *   BENCH_DURATION=10 npm run bench
+ */
+import autocannon from 'autocannon';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const smoke = process.argv.includes('--smoke');
+const duration = smoke ? 0.4 : Number(process.env.BENCH_DURATION ?? 5);
+const concurrencies = smoke ? [1, 8] : [1, 16, 64];
+const pin = existsSync('/usr/bin/taskset') && cpus().length >= 2;
+if (pin) spawnSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
+
+interface Running {
+  url: string;
+  pid: number;
+  startupMs: number;
+  stop(): Promise<void>;
+}
+
+/** Starts `args` with Node on core 1 and waits for its `listening` line (which carries port and pid). */
+async function startProcess(args: string[], env: Record<string, string>): Promise<Running> {
+  const command = pin ? 'taskset' : process.execPath;
+  const argv = pin ? ['-c', '1', process.execPath, ...args] : args;
+  const started = performance.now();
+  const child: ChildProcess = spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const { port, pid } = await new Promise<{ port: number; pid: number }>((resolvePort, reject) => {
+    let buffered = '';
+    child.stdout!.on('data', (d) => {
+      buffered += d;
+      const line = buffered.split('\n').find((l) => l.includes('"msg":"listening"'));
+      if (line) resolvePort(JSON.parse(line));
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+  child.stdout!.resume();
+  const url = `http://127.0.0.1:${port}`;
+  while (!(await fetch(`${url}/api/v1`).then((r) => r.status < 500, () => false))) await new Promise((r) => setTimeout(r, 5));
+  const startupMs = performance.now() - started;
+  return {
+    url,
+    pid,
+    startupMs,
+    stop: () => new Promise((done) => {
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+const peakRssMiB = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+let counter = 0;
+/** A distinct, valid quote request (not a duplicate) from a client address of its own. */
+function nextLead(): { body: string; headers: Record<string, string> } {
+  const n = counter++;
+  const body = JSON.stringify({
+    name: `Bench Customer ${n}`,
+    phone: '(503) 555-0142',
+    email: `bench+${n}@example.com`,
+    bedrooms: '3',
+    bathrooms: '2.5',
+    service: 'Deep clean',
+    notes: `Benchmark lead ${n}; about six hundred bytes of realistic content follow. ${'The kitchen needs extra attention, the windows too. '.repeat(8)}`,
+    communicationsConsent: true,
+    consentTimestamp: '2026-11-20T17:03:00Z',
+    pageUrl: 'https://www.example-cleaning.com/quote',
+  });
+  const forwardedFor = `2001:db8:${((n >> 16) & 0xffff).toString(16)}:${(n & 0xffff).toString(16)}::1`;
+  return { body, headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor } };
+}
+
+interface Row {
+  case: string;
+  server: string;
+  concurrency: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  peakRssMiB: number;
+  startupMs: number;
+  created?: number;
+  stored?: number;
+  errors: number;
+  non2xx: number;
+  ratio?: { throughput: number; p99: number };
+}
+
+async function load(url: string, path: string, concurrency: number, post: boolean) {
+  const result = await autocannon({
+    url: `${url}${path}`,
+    connections: concurrency,
+    duration,
+    method: post ? 'POST' : 'GET',
+    requests: post ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, method: 'POST', ...nextLead() }) }] : undefined,
+  } as autocannon.Options);
+  return result;
+}
+
+type ServerKind = { name: string; start(dir: string): Promise<Running>; store?: (dir: string) => string };
+const service = (groupCommit: boolean): ServerKind => ({
+  name: groupCommit ? 'service' : 'service, no group commit',
+  start: (dir) => startProcess(['src/server/main.ts'], {
+    HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: `file:${join(dir, 'leads.sqlite')}`, TRUST_PROXY: '127.0.0.1, ::1',
+    SQLITE_GROUP_COMMIT: groupCommit ? 'on' : 'off', REDIS_URL: '', SITE_URL: 'http://localhost:4321',
+  }),
+  store: (dir) => join(dir, 'leads.sqlite'),
+});
+const baseline: ServerKind = {
+  name: 'baseline',
+  start: (dir) => startProcess(['bench/baseline-server.ts', join(dir, 'leads.sqlite'), join(ROOT, 'dist/client')], {}),
+  store: (dir) => join(dir, 'leads.sqlite'),
+};
+
+const cases: Array<{ name: string; path: string; post: boolean; servers: ServerKind[] }> = [
+  { name: 'lead POST', path: '/api/v1/leads', post: true, servers: [baseline, service(true), service(false)] },
+  { name: 'GET /api/v1', path: '/api/v1', post: false, servers: [baseline, service(true)] },
+  { name: 'prerendered page', path: '/developers', post: false, servers: [baseline, service(true)] },
+  { name: '/openapi.json', path: '/openapi.json', post: false, servers: [baseline, service(true)] },
+];
+
+if (!existsSync(join(ROOT, 'dist/server/entry.mjs'))) {
+  console.log('building the site first (npm run build)…');
+  spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+const rows: Row[] = [];
+const debug = (m: string) => process.env.BENCH_DEBUG && console.error(m);
+let lost = 0;
+for (const c of cases) {
+  for (const concurrency of concurrencies) {
+    let base: Row | undefined;
+    for (const kind of c.servers) {
+      const dir = mkdtempSync(join(tmpdir(), 'bench-'));
+      debug(`start ${kind.name}`);
+      const server = await kind.start(dir);
+      debug(`load ${server.url}`);
+      const result = await load(server.url, c.path, concurrency, c.post);
+      const row: Row = {
+        case: c.name,
+        server: kind.name,
+        concurrency,
+        requestsPerSecond: Math.round(result.requests.average),
+        p50Ms: result.latency.p50,
+        p99Ms: result.latency.p99,
+        peakRssMiB: Math.round(peakRssMiB(server.pid)),
+        startupMs: Math.round(server.startupMs),
+        errors: result.errors + result.timeouts,
+        non2xx: result.non2xx,
+      };
+      await server.stop();
+      if (c.post) {
+        const created = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats?.['201']?.count ?? 0;
+        const db = new DatabaseSync(kind.store!(dir), { readOnly: true });
+        const stored = (db.prepare('SELECT count(*) AS n FROM leads').get() as { n: number }).n;
+        db.close();
+        row.created = created;
+        row.stored = stored;
+        if (stored < created) lost += created - stored;
+      }
+      rmSync(dir, { recursive: true, force: true });
+      if (kind === baseline) base = row;
+      else if (base) row.ratio = { throughput: +(row.requestsPerSecond / base.requestsPerSecond).toFixed(2), p99: +(row.p99Ms / Math.max(base.p99Ms, 1)).toFixed(2) };
+      rows.push(row);
+    }
+  }
+}
+
+const header = ['case', 'server', 'conc.', 'req/s', 'p50 ms', 'p99 ms', 'peak RSS MiB', 'start ms', '201s stored', 'ratio req/s', 'ratio p99'];
+const table = rows.map((r) => [r.case, r.server, r.concurrency, r.requestsPerSecond, r.p50Ms, r.p99Ms, r.peakRssMiB, r.startupMs, r.created === undefined ? '' : `${r.stored}/${r.created}`, r.ratio?.throughput ?? '', r.ratio?.p99 ?? ''].map(String));
+const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
+const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+console.log([line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...table.map(line)].join('\n'));
+
+const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, pinned: pin, durationSeconds: duration };
+mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+const out = join(ROOT, 'bench/results', smoke ? 'smoke.json' : 'latest.json');
+writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, rows, lost }, null, 2));
+console.log(`\nwritten to ${out}; ${lost === 0 ? 'every 201 of the run is in its store' : `${lost} acknowledged leads are MISSING from the store`}`);
+if (lost > 0) process.exitCode = 1;
