@@ -12,7 +12,7 @@
  */
 import autocannon from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -31,28 +31,31 @@ interface Running {
   stop(): Promise<void>;
 }
 
-/** Starts `args` with Node on core 1 and waits for its `listening` line (which carries port and pid). */
-async function startProcess(args: string[], env: Record<string, string>): Promise<Running> {
+/**
+ * Starts `args` with Node on core 1 and waits for its `listening` line (which carries port and
+ * pid). The server's output goes to a file, not through a pipe into this process, which shares its
+ * core with the load generator.
+ */
+async function startProcess(args: string[], env: Record<string, string>, logFile: string): Promise<Running> {
   const command = pin ? 'taskset' : process.execPath;
   const argv = pin ? ['-c', '1', process.execPath, ...args] : args;
   const started = performance.now();
-  const child: ChildProcess = spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const { port, pid } = await new Promise<{ port: number; pid: number }>((resolvePort, reject) => {
-    let buffered = '';
-    child.stdout!.on('data', (d) => {
-      buffered += d;
-      const line = buffered.split('\n').find((l) => l.includes('"msg":"listening"'));
-      if (line) resolvePort(JSON.parse(line));
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-  });
-  child.stdout!.resume();
-  const url = `http://127.0.0.1:${port}`;
+  const out = openSync(logFile, 'w');
+  const child: ChildProcess = spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, 'inherit'] });
+  closeSync(out);
+  let listening: { port: number; pid: number } | undefined;
+  while (!listening) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
+    const line = readFileSync(logFile, 'utf8').split('\n').find((l) => l.includes('"msg":"listening"'));
+    if (line) listening = JSON.parse(line);
+    else await new Promise((r) => setTimeout(r, 5));
+  }
+  const url = `http://127.0.0.1:${listening.port}`;
   while (!(await fetch(`${url}/api/v1`).then((r) => r.status < 500, () => false))) await new Promise((r) => setTimeout(r, 5));
   const startupMs = performance.now() - started;
   return {
     url,
-    pid,
+    pid: listening.pid,
     startupMs,
     stop: () => new Promise((done) => {
       child.once('exit', () => done());
@@ -116,12 +119,12 @@ const service = (groupCommit: boolean): ServerKind => ({
   start: (dir) => startProcess(['src/server/main.ts'], {
     HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: `file:${join(dir, 'leads.sqlite')}`, TRUST_PROXY: '127.0.0.1, ::1',
     SQLITE_GROUP_COMMIT: groupCommit ? 'on' : 'off', REDIS_URL: '', SITE_URL: 'http://localhost:4321',
-  }),
+  }, join(dir, 'server.log')),
   store: (dir) => join(dir, 'leads.sqlite'),
 });
 const baseline: ServerKind = {
   name: 'baseline',
-  start: (dir) => startProcess(['bench/baseline-server.ts', join(dir, 'leads.sqlite'), join(ROOT, 'dist/client')], {}),
+  start: (dir) => startProcess(['bench/baseline-server.ts', join(dir, 'leads.sqlite'), join(ROOT, 'dist/client')], {}, join(dir, 'server.log')),
   store: (dir) => join(dir, 'leads.sqlite'),
 };
 
@@ -138,16 +141,13 @@ if (!existsSync(join(ROOT, 'dist/server/entry.mjs'))) {
 }
 
 const rows: Row[] = [];
-const debug = (m: string) => process.env.BENCH_DEBUG && console.error(m);
 let lost = 0;
 for (const c of cases) {
   for (const concurrency of concurrencies) {
     let base: Row | undefined;
     for (const kind of c.servers) {
       const dir = mkdtempSync(join(tmpdir(), 'bench-'));
-      debug(`start ${kind.name}`);
       const server = await kind.start(dir);
-      debug(`load ${server.url}`);
       const result = await load(server.url, c.path, concurrency, c.post);
       const row: Row = {
         case: c.name,

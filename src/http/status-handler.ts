@@ -4,7 +4,7 @@ import { RATE_LIMIT } from '../limiter/rate-limiter.ts';
 import type { Config } from '../config.ts';
 import { checkMethod, UNAVAILABLE_RETRY_AFTER_SECONDS, withProblemDetails } from './api.ts';
 import type { ApiContext } from './context.ts';
-import { discoveryLinkHeader, jsonResponse } from './headers.ts';
+import { discoveryLinkHeader } from './headers.ts';
 
 /** The discovery document of `GET /api/v1`. */
 export function statusDocument(config: Pick<Config, 'siteUrl' | 'leadsDeprecationDate' | 'leadsSunsetDate'>, available: boolean) {
@@ -41,15 +41,26 @@ export function statusDocument(config: Pick<Config, 'siteUrl' | 'leadsDeprecatio
   };
 }
 
+// The document depends on the configuration and the store's health alone: built once per pair.
+const documents = new WeakMap<object, { ok: string; unavailable: string; link: string }>();
+function cachedDocuments(config: Config) {
+  let cached = documents.get(config);
+  if (!cached) {
+    cached = { ok: JSON.stringify(statusDocument(config, true)), unavailable: JSON.stringify(statusDocument(config, false)), link: discoveryLinkHeader(config.siteUrl) };
+    documents.set(config, cached);
+  }
+  return cached;
+}
+
 /** Handles `/api/v1`. No rate limit applies. */
 export function handleStatusRequest(request: Request, ctx: ApiContext): Promise<Response> {
   const { config, store } = ctx.services;
-  const headers = new Headers({ Link: discoveryLinkHeader(config.siteUrl) });
-  return withProblemDetails(ctx, headers, async () => {
+  const cached = cachedDocuments(config);
+  return withProblemDetails(ctx, new Headers({ Link: cached.link }), async () => {
     const other = checkMethod(request, ['GET', 'HEAD']);
     if (other) return other;
     const available = await store.ping().then(() => true, () => false);
-    const response = jsonResponse(available ? 200 : 503, statusDocument(config, available), available ? {} : { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
-    return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
+    const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...(!available && { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) }) };
+    return new Response(request.method === 'HEAD' ? null : available ? cached.ok : cached.unavailable, { status: available ? 200 : 503, headers });
   });
 }

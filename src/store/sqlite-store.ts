@@ -69,6 +69,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
      ON CONFLICT (key) DO UPDATE SET request_hash = excluded.request_hash, lead_id = excluded.lead_id,
        response = excluded.response, created_at = excluded.created_at`,
   );
+  const selectOne = db.prepare('SELECT 1');
   const selectAnnouncement = db.prepare('SELECT first_seen_at FROM announcements WHERE name = ? AND value = ?');
   const upsertAnnouncement = db.prepare(
     `INSERT INTO announcements (name, value, first_seen_at) VALUES (?, ?, ?)
@@ -165,7 +166,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
   return {
     kind: 'sqlite',
     submit,
-    ping: () => guard(() => void db.prepare('SELECT 1').get()),
+    ping: () => guard(() => void selectOne.get()),
     async *exportLeads() {
       for (const row of db.prepare('SELECT * FROM leads ORDER BY received_at, id').iterate()) yield rowToLead(row as unknown as LeadRow);
     },

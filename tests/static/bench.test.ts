@@ -1,0 +1,25 @@
+/** The benchmark runs (a fraction of a second per row) and finds every 201 in its store. No timing is asserted. */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../support/server.ts';
+
+describe('npm run bench -- --smoke', () => {
+  it('measures every case against its baseline and loses no acknowledged lead', async () => {
+    await promisify(execFile)('npm', ['run', '--silent', 'bench', '--', '--smoke'], { cwd: ROOT, maxBuffer: 8 * 1024 * 1024 });
+    const result = JSON.parse(readFileSync(`${ROOT}bench/results/smoke.json`, 'utf8'));
+    expect(result.lost).toBe(0);
+    const cases = new Set(result.rows.map((r: { case: string }) => r.case));
+    expect(cases).toEqual(new Set(['lead POST', 'GET /api/v1', 'prerendered page', '/openapi.json']));
+    for (const row of result.rows) {
+      expect(row.requestsPerSecond, `${row.case} ${row.server}`).toBeGreaterThan(0);
+      expect(row.peakRssMiB).toBeGreaterThan(0);
+      if (row.server !== 'baseline') expect(row.ratio.throughput).toBeGreaterThan(0);
+      if (row.case === 'lead POST') {
+        expect(row.created).toBeGreaterThan(0);
+        expect(row.stored).toBeGreaterThanOrEqual(row.created);
+      }
+    }
+  }, 240_000);
+});
