@@ -17,7 +17,7 @@ export async function withProblemDetails(ctx: ApiContext, headers: Headers, hand
   } catch (err) {
     response = problemResponse(toProblem(err, ctx), { siteUrl: ctx.services.config.siteUrl, requestId: ctx.request.id });
   }
-  for (const [name, value] of headers) response.headers.set(name, value);
+  headers.forEach((value, name) => response.headers.set(name, value));
   return response;
 }
 

@@ -35,10 +35,16 @@ export function discoveryLinkHeader(siteUrl: string): string {
   ].join(', ');
 }
 
-/** A JSON response that is never cached. */
-export function jsonResponse(status: number, body: unknown, headers: HeadersInit = {}): Response {
+/** A JSON response that is never cached; `body` is serialised unless it already is (`{ json: text }`). */
+export function jsonResponse(status: number, body: unknown, headers: HeadersInit = {}, method = 'GET'): Response {
   const h = new Headers(headers);
   h.set('Content-Type', 'application/json');
   h.set('Cache-Control', 'no-store');
-  return new Response(JSON.stringify(body), { status, headers: h });
+  const text = body && typeof body === 'object' && 'json' in body ? String(body.json) : JSON.stringify(body);
+  return new Response(method === 'HEAD' ? null : text, { status, headers: h });
+}
+
+/** Copies header values onto a `Headers`: how a handler collects what every answer must carry. */
+export function setAll(target: Headers, values: Readonly<Record<string, string>>): void {
+  for (const [name, value] of Object.entries(values)) target.set(name, value);
 }

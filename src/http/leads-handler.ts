@@ -9,7 +9,7 @@ import { Problem } from '../problems/problem.ts';
 import { checkMethod, withProblemDetails } from './api.ts';
 import type { ApiContext } from './context.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
-import { jsonResponse, rateLimitHeaders } from './headers.ts';
+import { jsonResponse, rateLimitHeaders, setAll } from './headers.ts';
 import { parseIdempotencyKey } from './idempotency-key.ts';
 import { discardBody, parseJson, readBodyText } from './read-body.ts';
 
@@ -50,11 +50,11 @@ export function handleLeadRequest(request: Request, ctx: ApiContext, path: LeadP
   const clientKey = rateLimitKey(ctx.request.clientAddress);
   return withProblemDetails(ctx, headers, async () => {
     if (request.method !== 'POST') {
-      for (const [k, v] of Object.entries(rateLimitHeaders(await services.limiter.peek(clientKey)))) headers.set(k, v);
+      setAll(headers, rateLimitHeaders(await services.limiter.peek(clientKey)));
       return checkMethod(request, ['POST'])!;
     }
     const limit = await services.limiter.consume(clientKey);
-    for (const [k, v] of Object.entries(rateLimitHeaders(limit))) headers.set(k, v);
+    setAll(headers, rateLimitHeaders(limit));
     const refusal = refuseUnread(request, limit);
     if (refusal) {
       await discardBody(request);

@@ -4,7 +4,7 @@ import { RATE_LIMIT } from '../limiter/rate-limiter.ts';
 import type { Config } from '../config.ts';
 import { checkMethod, UNAVAILABLE_RETRY_AFTER_SECONDS, withProblemDetails } from './api.ts';
 import type { ApiContext } from './context.ts';
-import { discoveryLinkHeader } from './headers.ts';
+import { discoveryLinkHeader, jsonResponse } from './headers.ts';
 
 /** The discovery document of `GET /api/v1`. */
 export function statusDocument(config: Pick<Config, 'siteUrl' | 'leadsDeprecationDate' | 'leadsSunsetDate'>, available: boolean) {
@@ -60,7 +60,8 @@ export function handleStatusRequest(request: Request, ctx: ApiContext): Promise<
     const other = checkMethod(request, ['GET', 'HEAD']);
     if (other) return other;
     const available = await store.ping().then(() => true, () => false);
-    const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...(!available && { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) }) };
-    return new Response(request.method === 'HEAD' ? null : available ? cached.ok : cached.unavailable, { status: available ? 200 : 503, headers });
+    return available
+      ? jsonResponse(200, { json: cached.ok }, {}, request.method)
+      : jsonResponse(503, { json: cached.unavailable }, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) }, request.method);
   });
 }
