@@ -53,7 +53,8 @@ const Env = z.object({
     .default('file:./data/leads.sqlite')
     .refine((s) => /^file:.+/.test(s) || /^postgres(ql)?:\/\//.test(s), {
       message: 'DATABASE_URL must be file:<path> (SQLite) or postgres://… (PostgreSQL)',
-    }),
+    })
+    .refine((s) => !/^file:(:memory:|.*mode=memory)/.test(s), 'DATABASE_URL must name a file: an in-memory database loses every lead on restart'),
   REDIS_URL: z
     .string()
     .trim()
@@ -80,7 +81,6 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** Addresses whose `X-Forwarded-For` is believed; `undefined` when none is (the default). */
   readonly trustProxy: BlockList | undefined;
-  readonly trustProxyList: readonly string[];
   readonly leadsDeprecationDate: Date;
   readonly leadsSunsetDate: Date | undefined;
   readonly logLevel: string;
@@ -119,7 +119,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database: Object.freeze(database),
     redisUrl: e.REDIS_URL,
     trustProxy: trustProxyList.length > 0 ? trustProxy : undefined,
-    trustProxyList: Object.freeze(trustProxyList),
     leadsDeprecationDate: e.LEADS_DEPRECATION_DATE,
     leadsSunsetDate: e.LEADS_SUNSET_DATE,
     logLevel: e.LOG_LEVEL,

@@ -35,13 +35,17 @@ export function discoveryLinkHeader(siteUrl: string): string {
   ].join(', ');
 }
 
-/** A JSON response that is never cached; `body` is serialised unless it already is (`{ json: text }`). */
-export function jsonResponse(status: number, body: unknown, headers: HeadersInit = {}, method = 'GET'): Response {
+/** A JSON response that is never cached. */
+export function jsonResponse(status: number, body: unknown, headers: HeadersInit = {}): Response {
+  return jsonTextResponse(status, JSON.stringify(body), headers);
+}
+
+/** A JSON response from an already serialised document (without a body for HEAD); never cached. */
+export function jsonTextResponse(status: number, json: string, headers: HeadersInit = {}, method = 'GET'): Response {
   const h = new Headers(headers);
   h.set('Content-Type', 'application/json');
   h.set('Cache-Control', 'no-store');
-  const text = body && typeof body === 'object' && 'json' in body ? String(body.json) : JSON.stringify(body);
-  return new Response(method === 'HEAD' ? null : text, { status, headers: h });
+  return new Response(method === 'HEAD' ? null : json, { status, headers: h });
 }
 
 /** Copies header values onto a `Headers`: how a handler collects what every answer must carry. */

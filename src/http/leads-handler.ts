@@ -16,7 +16,7 @@ import { discardBody, parseJson, readBodyText } from './read-body.ts';
 /** The paths a lead can come by. */
 export type LeadPath = '/api/v1/leads' | '/api/leads';
 
-/** `application/json`, with no parameter but an optional UTF-8 charset. */
+/** `application/json`; a `charset` parameter, if any, must be UTF-8 (other parameters are ignored). */
 export function isJsonMediaType(contentType: string | null): boolean {
   if (!contentType) return false;
   const [type, ...params] = contentType.split(';');

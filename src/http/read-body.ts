@@ -34,7 +34,7 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
       if (err instanceof Problem) throw err;
       // The adapter's own backstop limit surfaces as a stream error; so does a client that vanished.
       if (err instanceof Error && /size limit/i.test(err.message)) throw tooLarge(limit);
-      throw err;
+      throw new Problem('bad_request', 'The request body was not received completely.');
     }
   }
   const bytes = Buffer.concat(chunks, received);
@@ -51,6 +51,10 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
  */
 export async function discardBody(request: Request, limit = MAX_BODY_BYTES): Promise<void> {
   if (!request.body || request.bodyUsed) return;
+  // Over the limit, a client that asked `Expect: 100-continue` was never invited to send it: do not
+  // wait for it (the server's lingering close deals with whatever does arrive).
+  const declared = request.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) return;
   const reader = request.body.getReader();
   let received = 0;
   try {

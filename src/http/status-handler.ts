@@ -4,7 +4,7 @@ import { RATE_LIMIT } from '../limiter/rate-limiter.ts';
 import type { Config } from '../config.ts';
 import { checkMethod, UNAVAILABLE_RETRY_AFTER_SECONDS, withProblemDetails } from './api.ts';
 import type { ApiContext } from './context.ts';
-import { discoveryLinkHeader, jsonResponse } from './headers.ts';
+import { discoveryLinkHeader, jsonTextResponse } from './headers.ts';
 
 /** The discovery document of `GET /api/v1`. */
 export function statusDocument(config: Pick<Config, 'siteUrl' | 'leadsDeprecationDate' | 'leadsSunsetDate'>, available: boolean) {
@@ -52,6 +52,18 @@ function cachedDocuments(config: Config) {
   return cached;
 }
 
+// GET /api/v1 is anonymous and not rate limited: a flood of it must not become a flood of store
+// round trips (a PostgreSQL pool is small). One check at a time, its answer kept for a second.
+const HEALTH_TTL_MS = 1000;
+const health = new WeakMap<object, { at: number; check: Promise<boolean> }>();
+function storeAvailable(store: ApiContext['services']['store']): Promise<boolean> {
+  const cached = health.get(store);
+  if (cached && Date.now() - cached.at < HEALTH_TTL_MS) return cached.check;
+  const check = store.ping().then(() => true, () => false);
+  health.set(store, { at: Date.now(), check });
+  return check;
+}
+
 /** Handles `/api/v1`. No rate limit applies. */
 export function handleStatusRequest(request: Request, ctx: ApiContext): Promise<Response> {
   const { config, store } = ctx.services;
@@ -59,9 +71,9 @@ export function handleStatusRequest(request: Request, ctx: ApiContext): Promise<
   return withProblemDetails(ctx, new Headers({ Link: cached.link }), async () => {
     const other = checkMethod(request, ['GET', 'HEAD']);
     if (other) return other;
-    const available = await store.ping().then(() => true, () => false);
+    const available = await storeAvailable(store);
     return available
-      ? jsonResponse(200, { json: cached.ok }, {}, request.method)
-      : jsonResponse(503, { json: cached.unavailable }, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) }, request.method);
+      ? jsonTextResponse(200, cached.ok, {}, request.method)
+      : jsonTextResponse(503, cached.unavailable, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) }, request.method);
   });
 }

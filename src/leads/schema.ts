@@ -1,6 +1,7 @@
 /**
  * The two lead forms as zod schemas, with the contract's field rules. The OpenAPI schemas in
- * `spec/openapi.yaml` state the same rules; `tests/unit/openapi-schemas.test.ts` holds them together.
+ * `spec/openapi.yaml` state the same rules; `tests/e2e/openapi-conformance.test.ts` holds the limits
+ * together and the generated-body tests hold every answer against the description.
  */
 import { z } from 'zod';
 import { toE164UsPhone } from './phone.ts';

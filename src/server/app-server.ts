@@ -111,6 +111,7 @@ function setHeaders(res: ServerResponse, headers: Readonly<Record<string, string
 export function createAppServer(options: AppServerOptions): Server {
   const { services, astro, staticFiles, security, notFoundPage } = options;
   const { config, logger } = services;
+  const siteHost = new URL(config.siteUrl).host;
 
   const problem = (res: ServerResponse, requestId: string, p: Problem) =>
     send(res, problemResponse(p, { siteUrl: config.siteUrl, requestId }));
@@ -139,7 +140,19 @@ export function createAppServer(options: AppServerOptions): Server {
     answering.set(req.socket, res);
     res.once('close', () => answering.delete(req.socket));
     lingerIfUnread(req, res);
-    const rawPath = (req.url ?? '/').split('?', 1)[0]!;
+    // Astro builds its URL from Host and the target: both are pinned here, so that the path this
+    // server routes by is the path Astro routes by (a crafted Host cannot move a request between them).
+    if (!req.url?.startsWith('/')) {
+      try {
+        const target = new URL(req.url ?? '');
+        req.url = `${target.pathname}${target.search}`;
+      } catch {
+        req.url = '/';
+      }
+    }
+    req.headers.host = siteHost;
+    const rawPath = req.url.split('?', 1)[0]!;
+    const locals = { services, request: { id: requestId, clientAddress: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy) } };
     res.once('close', () => {
       const status = res.statusCode;
       const line = { reqId: requestId, method: req.method, path: rawPath, status, durationMs: Math.round((performance.now() - started) * 10) / 10 };
@@ -158,6 +171,7 @@ export function createAppServer(options: AppServerOptions): Server {
 
     if (FORBIDDEN_METHODS.has(req.method ?? '')) {
       setHeaders(res, isApiPath(path) ? security.api : security.file);
+      if (path.replace(/\/$/, '') === '/api/leads') setHeaders(res, services.aliasHeaders);
       const allow = isApiPath(path) ? API_ALLOW[path.replace(/\/$/, '')] : staticFiles.has(path) ? 'GET, HEAD' : undefined;
       if (!isApiPath(path)) {
         res.writeHead(allow ? 405 : 404, { 'Content-Type': 'text/plain; charset=utf-8', ...(allow && { Allow: allow }) }).end();
@@ -171,10 +185,6 @@ export function createAppServer(options: AppServerOptions): Server {
 
     if (isApiPath(path)) {
       setHeaders(res, security.api);
-      const locals = {
-        services,
-        request: { id: requestId, clientAddress: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy) },
-      };
       const notFound = () => void problem(res, requestId, new Problem('not_found', `There is no API resource at ${rawPath}.`));
       astro(req, res, notFound, locals).catch((err: unknown) => {
         logger.error({ reqId: requestId, err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, 'astro handler failed');
@@ -195,7 +205,7 @@ export function createAppServer(options: AppServerOptions): Server {
       if (notFoundPage) return serveFile(req, res, notFoundPage, 404);
       setHeaders(res, security.file);
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
-    }, { services, request: { id: requestId, clientAddress: '' } }).catch(() => {
+    }, locals).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
     });
   };

@@ -52,8 +52,12 @@ const server = createAppServer({
   notFoundPage: staticFiles.get('/404.html'),
 });
 
-server.on('error', (err) => fail(`Cannot listen on ${config.host}:${config.port}: ${err.message}`));
+const onListenError = (err: Error) => fail(`Cannot listen on ${config.host}:${config.port}: ${err.message}`);
+server.once('error', onListenError);
 server.listen(config.port, config.host, () => {
+  server.off('error', onListenError);
+  // After start-up an accept error (EMFILE under load, say) is logged, not fatal.
+  server.on('error', (err) => logger.error({ err: { name: err.name, message: err.message } }, 'server error'));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ host: config.host, port, pid: process.pid, store: store.kind, limiter: config.redisUrl ? 'redis' : 'memory', siteUrl: config.siteUrl }, 'listening');
@@ -74,10 +78,13 @@ async function shutdown(signal: string): Promise<void> {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
-  await Promise.all([store.close(), limits.close()]);
+  const closed = await Promise.all([store.close(), limits.close()]).then(() => true, (err: Error) => {
+    logger.error({ err: { name: err.name, message: err.message } }, 'closing the store or the limiter failed');
+    return false;
+  });
   logger.info('stopped');
   // Everything is closed; a client library's leftover timer must not keep the process alive.
-  logger.flush(() => process.exit(0));
+  logger.flush(() => process.exit(closed ? 0 : 1));
 }
 process.once('SIGTERM', () => void shutdown('SIGTERM'));
 process.once('SIGINT', () => void shutdown('SIGINT'));

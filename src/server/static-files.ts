@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
+import { API_CATALOG_MEDIA_TYPE } from '../discovery/api-catalog.ts';
 import { pageCsp } from './security-headers.ts';
 
 /** One file ready to send. */
@@ -36,7 +37,7 @@ export function discoveryDocumentHeaders(siteUrl: string): Record<string, Record
   return {
     '/.well-known/api-catalog': {
       ...shared,
-      'Content-Type': 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+      'Content-Type': API_CATALOG_MEDIA_TYPE,
       Link: catalogLink,
     },
     '/openapi.json': { ...shared, 'Content-Type': 'application/json' },

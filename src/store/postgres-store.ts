@@ -5,9 +5,15 @@
  * instances cannot both win; versioned migrations applied at start-up under an advisory lock.
  */
 import pg from 'pg';
-import type { LeadRecord } from '../leads/lead.ts';
+import { receiptOf, type LeadRecord } from '../leads/lead.ts';
 import { RETENTION_WINDOW_MS, StoreUnavailableError, type IdempotencyClaim, type LeadStore, type SubmitOutcome } from './lead-store.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
+
+/**
+ * A conflicting claim that is still fresh makes the transaction roll back (nothing stored); the
+ * answer is then read from the row that won.
+ */
+class Lost extends Error {}
 
 /** Any constant: the advisory lock that serialises migrations of instances starting at once. */
 const MIGRATION_LOCK = 7_311_204;
@@ -73,6 +79,12 @@ export async function openPostgresStore(url: string): Promise<LeadStore> {
   }
 
   await transaction(async (c) => {
+    // A receipt is sent after COMMIT returns: that must mean the lead is on disk.
+    const fsync = (await c.query<{ fsync: string }>('SHOW fsync')).rows[0]?.fsync;
+    const commit = (await c.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]?.synchronous_commit;
+    if (fsync !== 'on' || commit === 'off') {
+      throw new Error(`PostgreSQL must run with fsync=on and synchronous_commit on (found fsync=${fsync}, synchronous_commit=${commit}): otherwise an acknowledged lead can be lost`);
+    }
     await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await c.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
     const applied = new Set((await c.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
@@ -89,10 +101,7 @@ export async function openPostgresStore(url: string): Promise<LeadStore> {
   async function submit(lead: LeadRecord, claim: IdempotencyClaim | undefined): Promise<SubmitOutcome> {
     const receivedAt = new Date(lead.receivedAt);
     const since = new Date(receivedAt.getTime() - RETENTION_WINDOW_MS);
-    const receipt = { id: lead.id, formType: lead.formType, status: 'received' as const, receivedAt: lead.receivedAt };
-    // A conflicting claim that is still fresh makes the transaction roll back (nothing stored);
-    // the answer is then read from the row that won.
-    class Lost extends Error {}
+    const receipt = receiptOf(lead);
     try {
       return await transaction(async (c) => {
         await c.query(

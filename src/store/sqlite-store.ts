@@ -5,11 +5,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { LeadRecord } from '../leads/lead.ts';
+import { receiptOf, type LeadRecord } from '../leads/lead.ts';
 import { RETENTION_WINDOW_MS, StoreUnavailableError, type IdempotencyClaim, type LeadStore, type SubmitOutcome } from './lead-store.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 
-const BUSY_TIMEOUT_MS = 5000;
+// node:sqlite waits synchronously: a lock held by another process blocks the event loop this long
+// at most before the submission is answered with 503.
+const BUSY_TIMEOUT_MS = 1000;
 
 interface LeadRow {
   id: string;
@@ -73,7 +75,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
   const selectAnnouncement = db.prepare('SELECT first_seen_at FROM announcements WHERE name = ? AND value = ?');
   const upsertAnnouncement = db.prepare(
     `INSERT INTO announcements (name, value, first_seen_at) VALUES (?, ?, ?)
-     ON CONFLICT (name) DO UPDATE SET value = excluded.value, first_seen_at = excluded.first_seen_at`,
+     ON CONFLICT (name) DO UPDATE SET value = excluded.value, first_seen_at = excluded.first_seen_at
+     WHERE announcements.value <> excluded.value`,
   );
 
   /** One submission inside an open transaction: idempotency key, then duplicates, then insert. */
@@ -89,7 +92,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     if (duplicate) return { kind: 'duplicate', leadId: duplicate.id };
     insertLead.run(lead.id, lead.formType, lead.receivedAt, lead.receivedVia, JSON.stringify(lead.fields), lead.phoneE164,
       lead.emailNormalised, lead.fingerprint, JSON.stringify(lead.consent));
-    const receipt = { id: lead.id, formType: lead.formType, status: 'received' as const, receivedAt: lead.receivedAt };
+    const receipt = receiptOf(lead);
     if (claim) saveKey.run(claim.key, claim.requestHash, lead.id, JSON.stringify(receipt), lead.receivedAt);
     return { kind: 'created', receipt };
   }
@@ -126,7 +129,11 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
       }
       db.exec('COMMIT');
     } catch (err) {
-      if (db.isOpen && db.isTransaction) db.exec('ROLLBACK');
+      try {
+        if (db.isOpen && db.isTransaction) db.exec('ROLLBACK');
+      } catch {
+        // The transaction is gone with the connection; the batch is refused below either way.
+      }
       for (const item of batch) item.reject(storeError(err));
       return;
     }

@@ -90,6 +90,27 @@ describe('body limits that cannot be dodged', () => {
   });
 });
 
+describe('an uninvited body', () => {
+  it('a refusal before reading (415 here) does not wait for a body that Expect: 100-continue never invited', async () => {
+    const reply = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/api/v1/leads`, { method: 'POST', agent: false, headers: { ...newClient(), 'Content-Type': 'text/plain', 'Content-Length': 1_000_000, Expect: '100-continue' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+        req.destroy();
+      });
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    expect(reply).toBe(415);
+  });
+
+  it('a crafted Host cannot move a request between the page and API routes', async () => {
+    const reply = await rawRequest(`${server.url}/x`, { method: 'POST', headers: { Host: 'x/api/v1/leads?', 'Content-Type': 'application/json', 'Content-Length': 2 }, chunks: [Buffer.from('{}')] });
+    expect(reply.status).toBe(404);
+    expect(reply.headers['ratelimit-limit']).toBeUndefined();
+  });
+});
+
 describe('slow and idle clients', () => {
   it('closes a socket whose headers never finish, while hundreds of idle sockets keep nobody waiting', async () => {
     const idle = await Promise.all(Array.from({ length: 200 }, () => new Promise<ReturnType<typeof connect>>((resolve) => {

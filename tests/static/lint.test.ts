@@ -10,16 +10,16 @@ const env = { ...process.env, REDOCLY_TELEMETRY: 'off', ASTRO_TELEMETRY_DISABLED
 describe('static checks', () => {
   it('spec/openapi.yaml passes redocly lint (recommended ruleset)', async () => {
     const { stdout, stderr } = await run('npx', ['--no-install', 'redocly', 'lint', '--format=stylish'], { cwd: ROOT, env });
-    expect(`${stdout}${stderr}`).toMatch(/valid/i);
+    expect(`${stdout}${stderr}`).toMatch(/Your API description is valid/);
   }, 120_000);
 
   it('spec/openapi.yaml passes Spectral with the OWASP API Security ruleset (no errors)', async () => {
     const { stdout } = await run('npx', ['--no-install', 'spectral', 'lint', 'spec/openapi.yaml', '--fail-severity=error', '--ruleset', '.spectral.yaml'], { cwd: ROOT, env });
-    expect(stdout).toMatch(/0 errors|No results/);
+    expect(stdout).toMatch(/(?<!\d)0 errors|No results/);
   }, 120_000);
 
   it('astro check and tsc --noEmit report no errors', async () => {
     const { stdout } = await run('npm', ['run', '--silent', 'check'], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 });
-    expect(stdout).toMatch(/0 errors/);
+    expect(stdout).toMatch(/(?<!\d)0 errors/);
   }, 300_000);
 });

@@ -34,7 +34,7 @@ export function responseErrors(path: string, method: string, reply: { status: nu
   const ref = content[media]!.schema.$ref;
   if (ref) errors.push(...schemaErrors(ref.split('/').pop()!, reply.json));
   for (const header of Object.keys(documented.headers ?? {})) {
-    const optional = ['Sunset', 'Idempotent-Replayed', 'Cache-Control'].includes(header);
+    const optional = ['Sunset', 'Idempotent-Replayed'].includes(header);
     if (!optional && !reply.headers.has(header)) errors.push(`documented header ${header} is missing`);
   }
   return errors;

@@ -27,6 +27,10 @@ describe('loadConfig', () => {
     expect(c.trustProxy?.check('11.0.0.1', 'ipv4')).toBe(false);
   });
 
+  it('refuses an in-memory SQLite store, which would lose every lead on restart', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'file::memory:' })).toThrow(/DATABASE_URL/);
+  });
+
   it('selects PostgreSQL for a postgres:// DATABASE_URL', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/test' }).database).toEqual({ kind: 'postgres', url: 'postgres://127.0.0.1/test' });
   });

@@ -134,6 +134,13 @@ for (const factory of factories) {
       await store.recordAnnouncement('sunset', '2028-01-01', t0);
       expect(await store.announcedAt('sunset', '2028-01-01')).toEqual(t0);
       expect(await store.announcedAt('sunset', '2029-01-01')).toBeUndefined();
+      // Announcing the same value again keeps its first moment; a new value starts afresh.
+      const t1 = new Date('2026-12-01T00:00:00Z');
+      await store.recordAnnouncement('sunset', '2028-01-01', t1);
+      expect(await store.announcedAt('sunset', '2028-01-01')).toEqual(t0);
+      await store.recordAnnouncement('sunset', '2029-01-01', t1);
+      expect(await store.announcedAt('sunset', '2029-01-01')).toEqual(t1);
+      expect(await store.announcedAt('sunset', '2028-01-01')).toBeUndefined();
     });
   });
 }
