@@ -47,7 +47,7 @@ const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
  * table to the route files' own answers.
  */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
-export const API_ALLOW: Readonly<Record<string, string>> = {
+const API_ALLOW: Readonly<Record<string, string>> = {
   '/api/v1': 'GET, HEAD, OPTIONS',
   '/api/v1/leads': 'POST, OPTIONS',
   '/api/leads': 'POST, OPTIONS',
@@ -152,7 +152,8 @@ export function createAppServer(options: AppServerOptions): Server {
     }
     req.headers.host = siteHost;
     const rawPath = req.url.split('?', 1)[0]!;
-    const locals = { services, request: { id: requestId, clientAddress: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy) } };
+    // Built only for requests that reach Astro: static files do not need the client's address.
+    const locals = () => ({ services, request: { id: requestId, clientAddress: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy) } });
     res.once('close', () => {
       const status = res.statusCode;
       const line = { reqId: requestId, method: req.method, path: rawPath, status, durationMs: Math.round((performance.now() - started) * 10) / 10 };
@@ -186,7 +187,7 @@ export function createAppServer(options: AppServerOptions): Server {
     if (isApiPath(path)) {
       setHeaders(res, security.api);
       const notFound = () => void problem(res, requestId, new Problem('not_found', `There is no API resource at ${rawPath}.`));
-      astro(req, res, notFound, locals).catch((err: unknown) => {
+      astro(req, res, notFound, locals()).catch((err: unknown) => {
         logger.error({ reqId: requestId, err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, 'astro handler failed');
         if (!res.headersSent) void problem(res, requestId, new Problem('internal_error', 'An unexpected failure happened on the server.'));
       });
@@ -205,7 +206,7 @@ export function createAppServer(options: AppServerOptions): Server {
       if (notFoundPage) return serveFile(req, res, notFoundPage, 404);
       setHeaders(res, security.file);
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
-    }, locals).catch(() => {
+    }, locals()).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
     });
   };
