@@ -13,6 +13,7 @@ import { Problem, problemResponse } from '../problems/problem.ts';
 import type { SecurityHeaders } from './security-headers.ts';
 import type { StaticFile } from './static-files.ts';
 import { MAX_BODY_BYTES } from '../http/read-body.ts';
+import { requestLogger } from './logger.ts';
 
 /** Astro's middleware-mode handler, as `dist/server/entry.mjs` exports it. */
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
@@ -111,22 +112,31 @@ function setHeaders(res: ServerResponse, headers: Readonly<Record<string, string
 export function createAppServer(options: AppServerOptions): Server {
   const { services, astro, staticFiles, security, notFoundPage } = options;
   const { config, logger } = services;
+  const requestLog = requestLogger(logger);
   const siteHost = new URL(config.siteUrl).host;
 
   const problem = (res: ServerResponse, requestId: string, p: Problem) =>
     send(res, problemResponse(p, { siteUrl: config.siteUrl, requestId }));
 
-  function serveFile(req: IncomingMessage, res: ServerResponse, file: StaticFile, status = 200): void {
-    setHeaders(res, file.isHtml ? security.html : security.file);
-    setHeaders(res, file.headers);
+  // Each file's whole header block, flattened once: the static path sets no header one by one.
+  const heads = new Map<StaticFile, { ok: string[]; notModified: string[] }>();
+  const headsOf = (file: StaticFile) => {
+    let head = heads.get(file);
+    if (!head) {
+      const flat = Object.entries({ ...(file.isHtml ? security.html : security.file), ...file.headers }).flat();
+      head = { ok: [...flat, 'Content-Length', String(file.body.length)], notModified: flat };
+      heads.set(file, head);
+    }
+    return head;
+  };
+
+  function serveFile(req: IncomingMessage, res: ServerResponse, requestId: string, file: StaticFile, status = 200): void {
+    const head = headsOf(file);
     if (status === 200 && req.headers['if-none-match'] === file.etag) {
-      res.statusCode = 304;
-      res.end();
+      res.writeHead(304, [...head.notModified, 'X-Request-Id', requestId]).end();
       return;
     }
-    res.statusCode = status;
-    res.setHeader('Content-Length', file.body.length);
-    res.end(req.method === 'HEAD' ? undefined : file.body);
+    res.writeHead(status, [...head.ok, 'X-Request-Id', requestId]).end(req.method === 'HEAD' ? undefined : file.body);
   }
 
   // Sockets with an answer in progress: a parse error on one (a body longer than its
@@ -136,10 +146,10 @@ export function createAppServer(options: AppServerOptions): Server {
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const requestId = randomUUID();
-    res.setHeader('X-Request-Id', requestId);
-    answering.set(req.socket, res);
-    res.once('close', () => answering.delete(req.socket));
-    lingerIfUnread(req, res);
+    const socket = req.socket;
+    answering.set(socket, res);
+    // Only a request that announces a body can leave one unread.
+    if (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0') lingerIfUnread(req, res);
     // Astro builds its URL from Host and the target: both are pinned here, so that the path this
     // server routes by is the path Astro routes by (a crafted Host cannot move a request between them).
     if (!req.url?.startsWith('/')) {
@@ -153,22 +163,29 @@ export function createAppServer(options: AppServerOptions): Server {
     req.headers.host = siteHost;
     const rawPath = req.url.split('?', 1)[0]!;
     // Built only for requests that reach Astro: static files do not need the client's address.
-    const locals = () => ({ services, request: { id: requestId, clientAddress: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy) } });
+    const locals = () => ({ services, request: { id: requestId, clientAddress: clientAddress(socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy) } });
     res.once('close', () => {
+      answering.delete(socket);
       const status = res.statusCode;
       const line = { reqId: requestId, method: req.method, path: rawPath, status, durationMs: Math.round((performance.now() - started) * 10) / 10 };
-      if (status >= 500) logger.error(line, 'request');
-      else logger.info(line, 'request');
+      if (status >= 500) requestLog.error(line, 'request');
+      else requestLog.info(line, 'request');
     });
 
     let path: string;
     try {
       path = decodeURIComponent(rawPath);
     } catch {
+      res.setHeader('X-Request-Id', requestId);
       setHeaders(res, security.api);
       void problem(res, requestId, new Problem('bad_request', 'The request path has an invalid percent-encoding.'));
       return;
     }
+
+    // The hot path: a prerendered page or document, its whole header block written at once.
+    const file = staticFiles.get(path);
+    if (file && (req.method === 'GET' || req.method === 'HEAD')) return serveFile(req, res, requestId, file);
+    res.setHeader('X-Request-Id', requestId);
 
     if (FORBIDDEN_METHODS.has(req.method ?? '')) {
       setHeaders(res, isApiPath(path) ? security.api : security.file);
@@ -194,16 +211,14 @@ export function createAppServer(options: AppServerOptions): Server {
       return;
     }
 
-    const file = staticFiles.get(path);
     if (file) {
-      if (req.method === 'GET' || req.method === 'HEAD') return serveFile(req, res, file);
       setHeaders(res, security.file);
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed\n');
       return;
     }
     // No static file: let Astro try its on-demand pages, then answer 404 with the site's page.
     astro(req, res, () => {
-      if (notFoundPage) return serveFile(req, res, notFoundPage, 404);
+      if (notFoundPage) return serveFile(req, res, requestId, notFoundPage, 404);
       setHeaders(res, security.file);
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
     }, locals()).catch(() => {
