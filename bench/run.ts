@@ -8,6 +8,7 @@
  *
  *   npm run bench                  5 s per row, concurrency 1, 16, 64
  *   npm run bench -- --smoke       a fraction of a second per row (the test suite's check that it runs)
+ *   npm run bench -- --soak        100,000 leads into each server, then its memory (BENCH_SOAK_LEADS)
  *   BENCH_DURATION=10 npm run bench
  */
 import autocannon from 'autocannon';
@@ -19,6 +20,8 @@ import { DatabaseSync } from 'node:sqlite';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const smoke = process.argv.includes('--smoke');
+const soak = process.argv.includes('--soak');
+const soakLeads = smoke ? 2_000 : Number(process.env.BENCH_SOAK_LEADS ?? 100_000);
 const duration = smoke ? 0.4 : Number(process.env.BENCH_DURATION ?? 5);
 const concurrencies = smoke ? [1, 8] : [1, 16, 64];
 const pin = existsSync('/usr/bin/taskset') && cpus().length >= 2;
@@ -102,21 +105,29 @@ interface Row {
   ratio?: { throughput: number; p99: number };
 }
 
+/** autocannon requests that each carry a fresh lead (see nextLead). */
+const leadRequests: autocannon.Request[] = [{ setupRequest: (req) => ({ ...req, method: 'POST', ...nextLead() }) }];
+
 async function load(url: string, path: string, concurrency: number, post: boolean) {
   const result = await autocannon({
     url: `${url}${path}`,
     connections: concurrency,
     duration,
     method: post ? 'POST' : 'GET',
-    requests: post ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, method: 'POST', ...nextLead() }) }] : undefined,
-  } as autocannon.Options);
+    requests: post ? leadRequests : undefined,
+  });
   return result;
 }
+
+/** The service is started exactly as `npm start` starts it: the same script, the same Node flags. */
+const startScript: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
+const serviceArgs = startScript.split(/\s+/).slice(1);
+if (startScript.split(/\s+/)[0] !== 'node') throw new Error(`npm start is expected to run node, not: ${startScript}`);
 
 type ServerKind = { name: string; start(dir: string): Promise<Running>; store?: (dir: string) => string };
 const service = (groupCommit: boolean): ServerKind => ({
   name: groupCommit ? 'service' : 'service, no group commit',
-  start: (dir) => startProcess(['src/server/main.ts'], {
+  start: (dir) => startProcess(serviceArgs, {
     HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: `file:${join(dir, 'leads.sqlite')}`, TRUST_PROXY: '127.0.0.1, ::1',
     SQLITE_GROUP_COMMIT: groupCommit ? 'on' : 'off', REDIS_URL: '', SITE_URL: 'http://localhost:4321',
   }, join(dir, 'server.log')),
@@ -142,52 +153,128 @@ if (!existsSync(join(ROOT, 'dist/server/entry.mjs'))) {
 
 const rows: Row[] = [];
 let lost = 0;
-for (const c of cases) {
-  for (const concurrency of concurrencies) {
-    let base: Row | undefined;
-    for (const kind of c.servers) {
-      const dir = mkdtempSync(join(tmpdir(), 'bench-'));
-      const server = await kind.start(dir);
-      const result = await load(server.url, c.path, concurrency, c.post);
-      const row: Row = {
-        case: c.name,
-        server: kind.name,
-        concurrency,
-        requestsPerSecond: Math.round(result.requests.average),
-        p50Ms: result.latency.p50,
-        p99Ms: result.latency.p99,
-        peakRssMiB: Math.round(peakRssMiB(server.pid)),
-        startupMs: Math.round(server.startupMs),
-        errors: result.errors + result.timeouts,
-        non2xx: result.non2xx,
-      };
-      await server.stop();
-      if (c.post) {
-        const created = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats?.['201']?.count ?? 0;
-        const db = new DatabaseSync(kind.store!(dir), { readOnly: true });
-        const stored = (db.prepare('SELECT count(*) AS n FROM leads').get() as { n: number }).n;
-        db.close();
-        row.created = created;
-        row.stored = stored;
-        if (stored < created) lost += created - stored;
+
+/** Opens a store read-only and counts its leads. */
+function storedLeads(path: string): number {
+  const db = new DatabaseSync(path, { readOnly: true });
+  const stored = (db.prepare('SELECT count(*) AS n FROM leads').get() as { n: number }).n;
+  db.close();
+  return stored;
+}
+const createdCount = (result: autocannon.Result) =>
+  (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats?.['201']?.count ?? 0;
+
+if (!soak || smoke) {
+  for (const c of cases) {
+    for (const concurrency of concurrencies) {
+      let base: Row | undefined;
+      for (const kind of c.servers) {
+        const dir = mkdtempSync(join(tmpdir(), 'bench-'));
+        const server = await kind.start(dir);
+        const result = await load(server.url, c.path, concurrency, c.post);
+        const row: Row = {
+          case: c.name,
+          server: kind.name,
+          concurrency,
+          requestsPerSecond: Math.round(result.requests.average),
+          p50Ms: result.latency.p50,
+          p99Ms: result.latency.p99,
+          peakRssMiB: Math.round(peakRssMiB(server.pid)),
+          startupMs: Math.round(server.startupMs),
+          errors: result.errors + result.timeouts,
+          non2xx: result.non2xx,
+        };
+        await server.stop();
+        if (c.post) {
+          row.created = createdCount(result);
+          row.stored = storedLeads(kind.store!(dir));
+          if (row.stored < row.created) lost += row.created - row.stored;
+        }
+        rmSync(dir, { recursive: true, force: true });
+        if (kind === baseline) base = row;
+        else if (base) row.ratio = { throughput: +(row.requestsPerSecond / base.requestsPerSecond).toFixed(2), p99: +(row.p99Ms / Math.max(base.p99Ms, 1)).toFixed(2) };
+        rows.push(row);
       }
-      rmSync(dir, { recursive: true, force: true });
-      if (kind === baseline) base = row;
-      else if (base) row.ratio = { throughput: +(row.requestsPerSecond / base.requestsPerSecond).toFixed(2), p99: +(row.p99Ms / Math.max(base.p99Ms, 1)).toFixed(2) };
-      rows.push(row);
     }
   }
 }
 
-const header = ['case', 'server', 'conc.', 'req/s', 'p50 ms', 'p99 ms', 'peak RSS MiB', 'start ms', '201s stored', 'ratio req/s', 'ratio p99'];
-const table = rows.map((r) => [r.case, r.server, r.concurrency, r.requestsPerSecond, r.p50Ms, r.p99Ms, r.peakRssMiB, r.startupMs, r.created === undefined ? '' : `${r.stored}/${r.created}`, r.ratio?.throughput ?? '', r.ratio?.p99 ?? ''].map(String));
-const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
-const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-console.log([line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...table.map(line)].join('\n'));
+interface SoakRow {
+  server: string;
+  leads: number;
+  seconds: number;
+  created: number;
+  stored: number;
+  peakRssMiB: number;
+  rssAfterMiB: number;
+  rssIdleMiB: number;
+  ratio?: { peakRss: number; rssIdle: number };
+}
+const soakRows: SoakRow[] = [];
+const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+/**
+ * The soak: `soakLeads` distinct leads into a fresh store at concurrency 16, then the server's peak
+ * RSS, its RSS at once, and its RSS after a few idle seconds (what it holds on to).
+ */
+if (soak || smoke) {
+  let base: SoakRow | undefined;
+  for (const kind of [baseline, service(true)]) {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-soak-'));
+    const server = await kind.start(dir);
+    const started = performance.now();
+    const result = await autocannon({
+      url: `${server.url}/api/v1/leads`,
+      connections: 16,
+      amount: soakLeads,
+      method: 'POST',
+      requests: leadRequests,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const rssAfter = rssMiB(server.pid);
+    await new Promise((r) => setTimeout(r, smoke ? 500 : 5_000));
+    const row: SoakRow = {
+      server: kind.name,
+      leads: soakLeads,
+      seconds: +seconds.toFixed(1),
+      created: createdCount(result),
+      stored: 0,
+      peakRssMiB: Math.round(peakRssMiB(server.pid)),
+      rssAfterMiB: Math.round(rssAfter),
+      rssIdleMiB: Math.round(rssMiB(server.pid)),
+    };
+    await server.stop();
+    row.stored = storedLeads(kind.store!(dir));
+    if (row.stored < row.created) lost += row.created - row.stored;
+    rmSync(dir, { recursive: true, force: true });
+    if (kind === baseline) base = row;
+    else if (base) row.ratio = { peakRss: +(row.peakRssMiB / base.peakRssMiB).toFixed(2), rssIdle: +(row.rssIdleMiB / base.rssIdleMiB).toFixed(2) };
+    soakRows.push(row);
+  }
+}
+
+function printTable(header: string[], table: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log([line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...table.map(line)].join('\n'));
+}
+if (rows.length > 0) {
+  printTable(
+    ['case', 'server', 'conc.', 'req/s', 'p50 ms', 'p99 ms', 'peak RSS MiB', 'start ms', '201s stored', 'ratio req/s', 'ratio p99'],
+    rows.map((r) => [r.case, r.server, r.concurrency, r.requestsPerSecond, r.p50Ms, r.p99Ms, r.peakRssMiB, r.startupMs, r.created === undefined ? '' : `${r.stored}/${r.created}`, r.ratio?.throughput ?? '', r.ratio?.p99 ?? ''].map(String)),
+  );
+}
+if (soakRows.length > 0) {
+  console.log('');
+  printTable(
+    ['soak', 'leads', 'seconds', '201s stored', 'peak RSS MiB', 'RSS after MiB', 'RSS idle MiB', 'ratio peak', 'ratio idle'],
+    soakRows.map((r) => [r.server, r.leads, r.seconds, `${r.stored}/${r.created}`, r.peakRssMiB, r.rssAfterMiB, r.rssIdleMiB, r.ratio?.peakRss ?? '', r.ratio?.rssIdle ?? ''].map(String)),
+  );
+}
 
 const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, pinned: pin, durationSeconds: duration };
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-const out = join(ROOT, 'bench/results', smoke ? 'smoke.json' : 'latest.json');
-writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, rows, lost }, null, 2));
+const out = join(ROOT, 'bench/results', smoke ? 'smoke.json' : soak ? 'soak.json' : 'latest.json');
+writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, rows, soak: soakRows, lost }, null, 2));
 console.log(`\nwritten to ${out}; ${lost === 0 ? 'every 201 of the run is in its store' : `${lost} acknowledged leads are MISSING from the store`}`);
 if (lost > 0) process.exitCode = 1;

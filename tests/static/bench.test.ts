@@ -1,4 +1,4 @@
-/** The benchmark runs (a fraction of a second per row) and finds every 201 in its store. No timing is asserted. */
+/** The benchmark runs (a fraction of a second per row, a 2,000-lead soak) and finds every 201 in its store. No timing is asserted. */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -21,5 +21,13 @@ describe('npm run bench -- --smoke', () => {
         expect(row.stored).toBeGreaterThanOrEqual(row.created);
       }
     }
+    // The soak (2,000 leads here): every lead acknowledged and stored, memory read for both servers.
+    expect(result.soak.map((r: { server: string }) => r.server)).toEqual(['baseline', 'service']);
+    for (const row of result.soak) {
+      expect(row.created, row.server).toBe(row.leads);
+      expect(row.stored, row.server).toBe(row.leads);
+      expect(row.rssIdleMiB).toBeGreaterThan(0);
+    }
+    expect(result.soak[1].ratio.peakRss).toBeGreaterThan(0);
   }, 240_000);
 });
