@@ -261,6 +261,7 @@ describe('security headers on every class of response', () => {
       expect(reply.headers.get('referrer-policy')).toBeTruthy();
       expect(reply.headers.get('permissions-policy')).toBeTruthy();
       expect(reply.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+      expect(reply.headers.get('x-request-id'), path).toMatch(/^[0-9a-f-]{36}$/);
     }
   });
 
@@ -269,11 +270,16 @@ describe('security headers on every class of response', () => {
     const css = /href="(\/_astro\/[^"]+\.css)"/.exec(page.text)![1]!;
     const replies = [await call(`${server.url}${css}`), await call(`${server.url}/openapi.json`), await call(`${server.url}/llms.txt`), await call(`${server.url}/favicon.svg`)];
     replies.push(await call(`${server.url}/openapi.json`, { headers: { 'If-None-Match': replies[1]!.headers.get('etag')! } }));
+    const ids = new Set<string | null>();
     for (const reply of [...replies, page]) {
       expect(reply.headers.get('x-content-type-options')).toBe(NOSNIFF);
+      // Served from memory in one header block: the request id is part of it, one per request.
+      expect(reply.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      ids.add(reply.headers.get('x-request-id'));
       expect(reply.headers.get('server')).toBeNull();
       expect(reply.headers.get('x-powered-by')).toBeNull();
     }
+    expect(ids.size).toBe(replies.length + 1);
     expect(replies[0]!.headers.get('cache-control')).toContain('immutable');
   });
 

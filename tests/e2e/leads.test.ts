@@ -153,6 +153,9 @@ describe('problem details and logs', () => {
     const line = JSON.parse(server.logs.find((l) => l.includes(id!))!);
     expect(line).toMatchObject({ reqId: id, method: 'POST', path: '/api/v1/leads', status: 422 });
     expect(typeof line.durationMs).toBe('number');
+    // ISO time (formatted once per millisecond by the logger), and the current one.
+    expect(line.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(Math.abs(Date.parse(line.time) - Date.now())).toBeLessThan(60_000);
   });
 
   it('never writes a name, e-mail, phone, notes or message into the log', async () => {
