@@ -6,10 +6,10 @@
  * this load generator on the other. Prints one table with the ratio service/baseline per row and
  * writes the same as JSON to bench/results/latest.json. Timings are reported, never asserted.
  *
- *   npm run bench                  5 s per row, concurrency 1, 16, 64
+ *   npm run bench                  5 s per row, concurrency 1, 16, 64, three runs per row (medians)
  *   npm run bench -- --smoke       a fraction of a second per row (the test suite's check that it runs)
  *   npm run bench -- --soak        100,000 leads into each server, then its memory (BENCH_SOAK_LEADS)
- *   BENCH_DURATION=10 npm run bench
+ *   BENCH_DURATION=10 BENCH_REPEAT=5 BENCH_WARMUP=2 npm run bench
  */
 import autocannon from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -24,6 +24,10 @@ const soak = process.argv.includes('--soak');
 const soakLeads = smoke ? 2_000 : Number(process.env.BENCH_SOAK_LEADS ?? 100_000);
 const duration = smoke ? 0.4 : Number(process.env.BENCH_DURATION ?? 5);
 const concurrencies = smoke ? [1, 8] : [1, 16, 64];
+/** Each row is measured this many times, baseline and service in turn; the table shows medians. */
+const repeat = smoke ? 1 : Number(process.env.BENCH_REPEAT ?? 3);
+/** Seconds of load before each measurement, not counted (JIT warm-up, first allocations). */
+const warmup = smoke ? 0.1 : Number(process.env.BENCH_WARMUP ?? 1);
 const pin = existsSync('/usr/bin/taskset') && cpus().length >= 2;
 if (pin) spawnSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
 
@@ -102,17 +106,19 @@ interface Row {
   stored?: number;
   errors: number;
   non2xx: number;
+  /** requests/s of each run, in order. */
+  runs: number[];
   ratio?: { throughput: number; p99: number };
 }
 
 /** autocannon requests that each carry a fresh lead (see nextLead). */
 const leadRequests: autocannon.Request[] = [{ setupRequest: (req) => ({ ...req, method: 'POST', ...nextLead() }) }];
 
-async function load(url: string, path: string, concurrency: number, post: boolean) {
+async function load(url: string, path: string, concurrency: number, post: boolean, seconds = duration) {
   const result = await autocannon({
     url: `${url}${path}`,
     connections: concurrency,
-    duration,
+    duration: seconds,
     method: post ? 'POST' : 'GET',
     requests: post ? leadRequests : undefined,
   });
@@ -164,35 +170,71 @@ function storedLeads(path: string): number {
 const createdCount = (result: autocannon.Result) =>
   (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats?.['201']?.count ?? 0;
 
+/** One run of one row: a fresh server, a warm-up, the measured load, then the store check. */
+async function measure(kind: ServerKind, c: (typeof cases)[number], concurrency: number): Promise<Row> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-'));
+  const server = await kind.start(dir);
+  const warm = warmup > 0 ? await load(server.url, c.path, concurrency, c.post, warmup) : undefined;
+  const result = await load(server.url, c.path, concurrency, c.post);
+  const row: Row = {
+    case: c.name,
+    server: kind.name,
+    concurrency,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    peakRssMiB: Math.round(peakRssMiB(server.pid)),
+    startupMs: Math.round(server.startupMs),
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    runs: [Math.round(result.requests.average)],
+  };
+  await server.stop();
+  if (c.post) {
+    // Every 201 of the run, warm-up included, must be in the store.
+    row.created = createdCount(result) + (warm ? createdCount(warm) : 0);
+    row.stored = storedLeads(kind.store!(dir));
+    if (row.stored < row.created) lost += row.created - row.stored;
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return row;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const sum = (values: Array<number | undefined>) => values.reduce<number>((a, b) => a + (b ?? 0), 0);
+
+/** The row the table shows: medians of throughput, latency and start-up; the worst peak RSS. */
+function combine(samples: Row[]): Row {
+  const first = samples[0]!;
+  return {
+    ...first,
+    requestsPerSecond: Math.round(median(samples.map((r) => r.requestsPerSecond))),
+    p50Ms: median(samples.map((r) => r.p50Ms)),
+    p99Ms: median(samples.map((r) => r.p99Ms)),
+    peakRssMiB: Math.max(...samples.map((r) => r.peakRssMiB)),
+    startupMs: Math.round(median(samples.map((r) => r.startupMs))),
+    errors: sum(samples.map((r) => r.errors)),
+    non2xx: sum(samples.map((r) => r.non2xx)),
+    runs: samples.map((r) => r.requestsPerSecond),
+    ...(first.created !== undefined && { created: sum(samples.map((r) => r.created)), stored: sum(samples.map((r) => r.stored)) }),
+  };
+}
+
 if (!soak || smoke) {
   for (const c of cases) {
     for (const concurrency of concurrencies) {
-      let base: Row | undefined;
-      for (const kind of c.servers) {
-        const dir = mkdtempSync(join(tmpdir(), 'bench-'));
-        const server = await kind.start(dir);
-        const result = await load(server.url, c.path, concurrency, c.post);
-        const row: Row = {
-          case: c.name,
-          server: kind.name,
-          concurrency,
-          requestsPerSecond: Math.round(result.requests.average),
-          p50Ms: result.latency.p50,
-          p99Ms: result.latency.p99,
-          peakRssMiB: Math.round(peakRssMiB(server.pid)),
-          startupMs: Math.round(server.startupMs),
-          errors: result.errors + result.timeouts,
-          non2xx: result.non2xx,
-        };
-        await server.stop();
-        if (c.post) {
-          row.created = createdCount(result);
-          row.stored = storedLeads(kind.store!(dir));
-          if (row.stored < row.created) lost += row.created - row.stored;
-        }
-        rmSync(dir, { recursive: true, force: true });
-        if (kind === baseline) base = row;
-        else if (base) row.ratio = { throughput: +(row.requestsPerSecond / base.requestsPerSecond).toFixed(2), p99: +(row.p99Ms / Math.max(base.p99Ms, 1)).toFixed(2) };
+      // Baseline and service take turns, so that a slow spell of the machine falls on both.
+      const samples = new Map<ServerKind, Row[]>(c.servers.map((k) => [k, []]));
+      for (let i = 0; i < repeat; i++) for (const kind of c.servers) samples.get(kind)!.push(await measure(kind, c, concurrency));
+      const base = combine(samples.get(baseline)!);
+      rows.push(base);
+      for (const kind of c.servers.filter((k) => k !== baseline)) {
+        const row = combine(samples.get(kind)!);
+        row.ratio = { throughput: +(row.requestsPerSecond / base.requestsPerSecond).toFixed(2), p99: +(row.p99Ms / Math.max(base.p99Ms, 1)).toFixed(2) };
         rows.push(row);
       }
     }
@@ -260,8 +302,8 @@ function printTable(header: string[], table: string[][]): void {
 }
 if (rows.length > 0) {
   printTable(
-    ['case', 'server', 'conc.', 'req/s', 'p50 ms', 'p99 ms', 'peak RSS MiB', 'start ms', '201s stored', 'ratio req/s', 'ratio p99'],
-    rows.map((r) => [r.case, r.server, r.concurrency, r.requestsPerSecond, r.p50Ms, r.p99Ms, r.peakRssMiB, r.startupMs, r.created === undefined ? '' : `${r.stored}/${r.created}`, r.ratio?.throughput ?? '', r.ratio?.p99 ?? ''].map(String)),
+    ['case', 'server', 'conc.', 'req/s', 'runs', 'p50 ms', 'p99 ms', 'peak RSS MiB', 'start ms', '201s stored', 'ratio req/s', 'ratio p99'],
+    rows.map((r) => [r.case, r.server, r.concurrency, r.requestsPerSecond, r.runs.length > 1 ? `${Math.min(...r.runs)}–${Math.max(...r.runs)}` : '', r.p50Ms, r.p99Ms, r.peakRssMiB, r.startupMs, r.created === undefined ? '' : `${r.stored}/${r.created}`, r.ratio?.throughput ?? '', r.ratio?.p99 ?? ''].map(String)),
   );
 }
 if (soakRows.length > 0) {
@@ -272,7 +314,7 @@ if (soakRows.length > 0) {
   );
 }
 
-const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, pinned: pin, durationSeconds: duration };
+const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, pinned: pin, durationSeconds: duration, warmupSeconds: warmup, runsPerRow: repeat };
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
 const out = join(ROOT, 'bench/results', smoke ? 'smoke.json' : soak ? 'soak.json' : 'latest.json');
 writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, rows, soak: soakRows, lost }, null, 2));
