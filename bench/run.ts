@@ -71,7 +71,11 @@ async function startProcess(args: string[], env: Record<string, string>, logFile
   };
 }
 
-const peakRssMiB = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+/** A memory figure of a process from /proc, in MiB: `VmHWM` (peak RSS) or `VmRSS` (RSS now). */
+const procMemoryMiB = (pid: number, field: 'VmHWM' | 'VmRSS') =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const peakRssMiB = (pid: number) => procMemoryMiB(pid, 'VmHWM');
+const rssMiB = (pid: number) => procMemoryMiB(pid, 'VmRSS');
 
 let counter = 0;
 /** A distinct, valid quote request (not a duplicate) from a client address of its own. */
@@ -160,11 +164,12 @@ if (!existsSync(join(ROOT, 'dist/server/entry.mjs'))) {
 const rows: Row[] = [];
 let lost = 0;
 
-/** Opens a store read-only and counts its leads. */
-function storedLeads(path: string): number {
+/** Counts the leads in a run's store (opened read-only) and adds any acknowledged one missing to `lost`. */
+function storedLeads(path: string, created: number): number {
   const db = new DatabaseSync(path, { readOnly: true });
   const stored = (db.prepare('SELECT count(*) AS n FROM leads').get() as { n: number }).n;
   db.close();
+  if (stored < created) lost += created - stored;
   return stored;
 }
 const createdCount = (result: autocannon.Result) =>
@@ -193,8 +198,7 @@ async function measure(kind: ServerKind, c: (typeof cases)[number], concurrency:
   if (c.post) {
     // Every 201 of the run, warm-up included, must be in the store.
     row.created = createdCount(result) + (warm ? createdCount(warm) : 0);
-    row.stored = storedLeads(kind.store!(dir));
-    if (row.stored < row.created) lost += row.created - row.stored;
+    row.stored = storedLeads(kind.store!(dir), row.created);
   }
   rmSync(dir, { recursive: true, force: true });
   return row;
@@ -253,7 +257,6 @@ interface SoakRow {
   ratio?: { peakRss: number; rssIdle: number };
 }
 const soakRows: SoakRow[] = [];
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 /**
  * The soak: `soakLeads` distinct leads into a fresh store at concurrency 16, then the server's peak
@@ -286,8 +289,7 @@ if (soak || smoke) {
       rssIdleMiB: Math.round(rssMiB(server.pid)),
     };
     await server.stop();
-    row.stored = storedLeads(kind.store!(dir));
-    if (row.stored < row.created) lost += row.created - row.stored;
+    row.stored = storedLeads(kind.store!(dir), row.created);
     rmSync(dir, { recursive: true, force: true });
     if (kind === baseline) base = row;
     else if (base) row.ratio = { peakRss: +(row.peakRssMiB / base.peakRssMiB).toFixed(2), rssIdle: +(row.rssIdleMiB / base.rssIdleMiB).toFixed(2) };
