@@ -3,17 +3,19 @@ import mdx from '@astrojs/mdx';
 import node from '@astrojs/node';
 import { defineConfig } from 'astro/config';
 import { getConfig } from './src/config.ts';
+import { serverBundle } from './src/integrations/server-bundle.ts';
 
 const config = getConfig();
 
 export default defineConfig({
   site: config.siteUrl,
-  // Middleware mode: the project's own server (src/server/) owns every response, static files,
-  // 404s and 405s included; see docs/decisions/0001-own-http-server.md.
+  // Middleware mode: the project's own server (src/server/) receives every request, serves the
+  // static files and hands the rest to Astro; see docs/decisions/0001 and 0006.
   // bodySizeLimit is only a backstop (the handler stops at 20,000 bytes itself): when it fires it
   // destroys the socket, so it sits well above what the request stream prefetches.
   adapter: node({ mode: 'middleware', bodySizeLimit: 1024 * 1024 }),
-  integrations: [mdx()],
+  // serverBundle: our node:http server joins the server build, on the routes' own module graph.
+  integrations: [mdx(), serverBundle(new URL('./src/server/start.ts', import.meta.url))],
   trailingSlash: 'ignore',
   // Plain <pre><code> for fenced code in MDX: highlighters write inline style attributes, which the
   // pages' Content-Security-Policy (style-src 'self') would block.

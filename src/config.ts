@@ -8,9 +8,6 @@ import { z } from 'zod';
 /** The day v1 was launched: the default `Deprecation` date of the unversioned `/api/leads` alias. */
 export const V1_LAUNCH_DATE = '2026-11-22T00:00:00Z';
 
-/** Minimum notice, in days, between announcing a sunset and the removal itself (spec section 9). */
-export const SUNSET_NOTICE_DAYS = 365;
-
 const dateTime = (name: string) =>
   z
     .string()

@@ -3,6 +3,9 @@
 type ApiContext = import('./http/context.ts').ApiContext;
 
 declare namespace App {
-  /** Handed to Astro by `src/server/app-server.ts` with every request. */
+  /**
+   * `request` comes from our server (`src/server/app-server.ts`) or, elsewhere, from the middleware;
+   * `services` from the middleware (`src/middleware.ts`).
+   */
   interface Locals extends ApiContext {}
 }

@@ -1,11 +1,62 @@
 /**
- * Facts about the service that the API, the discovery documents and the pages all state: one copy,
- * so that `GET /api/v1`, `/llms.txt`, the API catalog and `/developers` say the same thing.
+ * Facts about the service that the API, the problem registry, the discovery documents and the
+ * pages all state: each is written here once, and every text that mentions it interpolates it.
  */
-import { RATE_LIMIT } from './limiter/rate-limiter.ts';
+import { CONSENT_CLOCK_SKEW_MS } from './leads/schema.ts';
+import { REPLAY_WINDOW_HOURS } from './leads/store.ts';
 
 export const SERVICE_NAME = 'Lead Intake API';
 export const API_VERSION = '1.0.0';
+
+/** The largest lead body, in bytes (spec section 8). */
+export const MAX_BODY_BYTES = 20_000;
+/** `MAX_BODY_BYTES` as people write it: "20,000". */
+export const MAX_BODY_TEXT = MAX_BODY_BYTES.toLocaleString('en-US');
+
+/** The lead rate limit: this many submissions per window per client, over both lead paths together. */
+export const RATE_LIMIT = { points: 10, windowSeconds: 60 } as const;
+
+/** The rate-limit policy in the draft-ietf-httpapi-ratelimit-headers form sent as `RateLimit-Policy`. */
+export const RATE_LIMIT_POLICY = `${RATE_LIMIT.points};w=${RATE_LIMIT.windowSeconds}`;
+
+/** "24 hours": how long idempotency keys are remembered and duplicates looked for. */
+export const REPLAY_WINDOW_TEXT = `${REPLAY_WINDOW_HOURS} hours`;
+
+/** Minimum notice, in days, between announcing a sunset and the removal itself (spec section 9). */
+export const SUNSET_NOTICE_DAYS = 365;
+
+/** The API's paths, relative to `SITE_URL`. The route table (`src/http/routes.ts`) serves them. */
+export const API_PATHS = {
+  status: '/api/v1',
+  leads: '/api/v1/leads',
+  deprecatedLeads: '/api/leads',
+} as const;
+
+/**
+ * The facts a text may name, as they are written in it: `{{name}}` in `spec/openapi.yaml`,
+ * `<Fact name="…" />` in a page under `content/`. An unknown name fails the build.
+ */
+export const FACTS = {
+  serviceName: SERVICE_NAME,
+  apiVersion: API_VERSION,
+  maxBodyBytes: MAX_BODY_TEXT,
+  rateLimit: String(RATE_LIMIT.points),
+  rateLimitWindowSeconds: String(RATE_LIMIT.windowSeconds),
+  rateLimitPolicy: RATE_LIMIT_POLICY,
+  replayWindow: REPLAY_WINDOW_TEXT,
+  sunsetNoticeDays: String(SUNSET_NOTICE_DAYS),
+  consentClockSkewMinutes: String(CONSENT_CLOCK_SKEW_MS / 60_000),
+  statusPath: API_PATHS.status,
+  leadsPath: API_PATHS.leads,
+  deprecatedLeadsPath: API_PATHS.deprecatedLeads,
+} as const satisfies Record<string, string>;
+export type FactName = keyof typeof FACTS;
+
+/** The value of a fact named in a text; throws, naming the known facts, for a name that is none. */
+export function fact(name: string, where: string): string {
+  if (Object.hasOwn(FACTS, name)) return FACTS[name as FactName];
+  throw new Error(`${where} names the fact "${name}", which does not exist; the facts are: ${Object.keys(FACTS).join(', ')}`);
+}
 
 /** The rules every caller, person or agent, must follow (spec section 1). */
 export const USAGE_RULES = [
@@ -27,15 +78,12 @@ export const NOT_OFFERED = [
   'access to customer, cleaner, schedule, payment or third-party field-service records',
 ] as const;
 
-/** The rate-limit policy in the draft-ietf-httpapi-ratelimit-headers form sent as `RateLimit-Policy`. */
-export const RATE_LIMIT_POLICY = `${RATE_LIMIT.points};w=${RATE_LIMIT.windowSeconds}`;
-
 /** Absolute URLs of everything the service publishes, built from `SITE_URL` alone. */
 export function serviceLinks(siteUrl: string) {
   return {
-    status: `${siteUrl}/api/v1`,
-    leads: `${siteUrl}/api/v1/leads`,
-    deprecatedLeads: `${siteUrl}/api/leads`,
+    status: `${siteUrl}${API_PATHS.status}`,
+    leads: `${siteUrl}${API_PATHS.leads}`,
+    deprecatedLeads: `${siteUrl}${API_PATHS.deprecatedLeads}`,
     openapi: `${siteUrl}/openapi.json`,
     apiDocs: `${siteUrl}/api-docs`,
     apiCatalog: `${siteUrl}/.well-known/api-catalog`,

@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { serviceLinks } from '../service-info.ts';
+import { SERVICE_NAME, serviceLinks } from '../service-info.ts';
 import { openApiDocument, redocly } from './openapi.ts';
 
 const TEMPLATE = resolve('src/discovery/redoc-template.hbs');
@@ -25,7 +25,7 @@ export function apiDocsHtml(siteUrl: string): string {
     const links = serviceLinks(siteUrl);
     redocly([
       'build-docs', spec, '--inlineBundle', '-o', out, '-t', TEMPLATE,
-      '--title', 'API reference · Lead Intake API',
+      '--title', `API reference · ${SERVICE_NAME}`,
       `--templateOptions.catalog=${links.apiCatalog}`, `--templateOptions.openapi=${links.openapi}`,
       '--openapi.hideDownloadButtons=false', '--openapi.disableSearch=false',
     ]);

@@ -3,7 +3,7 @@
  * sections of links and `## Optional`. Generated from the same facts as the API, so it cannot drift.
  */
 import { PROBLEMS, PROBLEM_CODES } from '../problems/registry.ts';
-import { NOT_OFFERED, RATE_LIMIT_POLICY, SERVICE_NAME, USAGE_RULES, serviceLinks } from '../service-info.ts';
+import { FACTS, NOT_OFFERED, RATE_LIMIT_POLICY, SERVICE_NAME, USAGE_RULES, serviceLinks } from '../service-info.ts';
 import { curlExample } from './examples.ts';
 
 /** The text of `/llms.txt` for a deployment at `siteUrl`. */
@@ -21,7 +21,7 @@ export function llmsTxt(siteUrl: string): string {
     ...USAGE_RULES.map((rule) => `- ${rule}`),
     '- Never send credentials: no Authorization header, bearer token, API key, identity assertion or password. There is no registration.',
     '',
-    `Submit with \`POST ${l.leads}\` and \`Content-Type: application/json\`, at most 20,000 bytes. A quote request is the default form;`,
+    `Submit with \`POST ${l.leads}\` and \`Content-Type: application/json\`, at most ${FACTS.maxBodyBytes} bytes. A quote request is the default form;`,
     'set `"formType": "support"` for a contact message. `communicationsConsent` must be the JSON value `true`, and only because the customer said so.',
     'Send a fresh `Idempotency-Key` per submission and reuse it only to retry the same body. A complete example:',
     '',
@@ -30,7 +30,7 @@ export function llmsTxt(siteUrl: string): string {
     '```',
     '',
     'Success is `201 Created` with `{"id": "…", "formType": "quote", "status": "received", "receivedAt": "…"}`, sent only once the lead is stored.',
-    `Rate limit: 10 submissions a minute per client (\`RateLimit-Policy: ${RATE_LIMIT_POLICY}\`); after a 429, wait \`Retry-After\` seconds.`,
+    `Rate limit: ${FACTS.rateLimit} submissions per ${FACTS.rateLimitWindowSeconds} seconds per client (\`RateLimit-Policy: ${RATE_LIMIT_POLICY}\`); after a 429, wait \`Retry-After\` seconds.`,
     'Errors are RFC 9457 problem documents (`application/problem+json`) with a stable `code` and a one-sentence `resolution`:',
     '',
     ...PROBLEM_CODES.map((code) => `- \`${code}\` (${PROBLEMS[code].status}): ${PROBLEMS[code].title}. ${PROBLEMS[code].resolution}`),
@@ -53,8 +53,8 @@ export function llmsTxt(siteUrl: string): string {
     '',
     '## Optional',
     '',
-    `- [Versioning and deprecation policy](${l.deprecationPolicy}): at least 365 days of notice before a version is removed`,
-    `- [Deprecated alias](${l.deprecatedLeads}): \`POST /api/leads\` is kept for the company's own forms; use \`${l.leads}\``,
+    `- [Versioning and deprecation policy](${l.deprecationPolicy}): at least ${FACTS.sunsetNoticeDays} days of notice before a version is removed`,
+    `- [Deprecated alias](${l.deprecatedLeads}): \`POST ${FACTS.deprecatedLeadsPath}\` is kept for the company's own forms; use \`${l.leads}\``,
     '',
   ];
   return lines.join('\n');

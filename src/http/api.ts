@@ -1,16 +1,47 @@
 /**
- * The one catch point of the API: known problems become problem documents, a store that cannot be
- * reached becomes 503, anything else is logged once with the request id and becomes a bare 500.
+ * How every API request is answered, in one place: the route's own headers (deprecation, rate
+ * limit) on every answer, 204 for OPTIONS and 405 with `Allow` for a method the route does not
+ * serve, then the handler; and the one catch point, where known problems become problem documents,
+ * a store that cannot be reached becomes 503, and anything else is logged once and becomes a bare 500.
  */
+import { StoreUnavailableError } from '../leads/store.ts';
 import { Problem, problemResponse } from '../problems/problem.ts';
-import { isStoreUnavailable } from '../store/lead-store.ts';
-import type { ApiContext } from './context.ts';
+import { rateLimitKey } from './client-address.ts';
+import type { ApiContext, ApiRoute } from './context.ts';
+import { rateLimitHeaders, setAll } from './headers.ts';
 
 /** Seconds a caller is asked to wait when the lead store is unavailable. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
 
-/** Runs a handler, turning any failure into a problem response; `headers` go on every response. */
-export async function withProblemDetails(ctx: ApiContext, headers: Headers, handler: () => Promise<Response>): Promise<Response> {
+/** The `Allow` header of a route: its methods and OPTIONS. */
+export function allowHeader(route: ApiRoute): string {
+  return [...route.methods, 'OPTIONS'].join(', ');
+}
+
+/**
+ * Answers one request to a route. `request` is absent for a method a web `Request` cannot carry
+ * (TRACE, CONNECT), which our server answers without Astro, through this same function.
+ */
+export function serveRoute(route: ApiRoute, method: string, request: Request | undefined, ctx: ApiContext): Promise<Response> {
+  const headers = new Headers(route.deprecated ? ctx.services.aliasHeaders : undefined);
+  return answer(ctx, headers, async () => {
+    if (request && route.methods.includes(method)) return route.handle(request, ctx, route, headers);
+    if (route.rateLimited) setAll(headers, rateLimitHeaders(await ctx.services.limiter.peek(rateLimitKey(ctx.request.clientAddress))));
+    const allow = allowHeader(route);
+    if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: allow, 'Cache-Control': 'no-store' } });
+    throw new Problem('method_not_allowed', `${method} is not supported on this path; use ${route.methods.join(' or ')}.`, {}, { Allow: allow });
+  });
+}
+
+/** The answer for a path under `/api/` that no route serves. */
+export function notFound(path: string, ctx: ApiContext): Promise<Response> {
+  return answer(ctx, new Headers(), async () => {
+    throw new Problem('not_found', `There is no API resource at ${path}.`);
+  });
+}
+
+/** Runs `handler`, turning any failure into a problem response; `headers` go on every response. */
+async function answer(ctx: ApiContext, headers: Headers, handler: () => Promise<Response>): Promise<Response> {
   let response: Response;
   try {
     response = await handler();
@@ -24,23 +55,12 @@ export async function withProblemDetails(ctx: ApiContext, headers: Headers, hand
 function toProblem(err: unknown, ctx: ApiContext): Problem {
   if (err instanceof Problem) return err;
   const log = ctx.services.logger;
-  if (isStoreUnavailable(err)) {
-    log.error({ reqId: ctx.request.id, err: { name: (err as Error).name, message: (err as Error).message } }, 'lead store unavailable');
+  if (err instanceof StoreUnavailableError) {
+    log.error({ reqId: ctx.request.id, err: { name: err.name, message: err.message } }, 'lead store unavailable');
     return new Problem('service_unavailable', 'The lead store cannot be reached at the moment; nothing was stored.', {}, {
       'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
     });
   }
   log.error({ reqId: ctx.request.id, err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, 'unexpected error');
   return new Problem('internal_error', 'An unexpected failure happened on the server; nothing was stored.');
-}
-
-/**
- * Answers a method the path does not support: 204 with `Allow` for OPTIONS, 405 `method_not_allowed`
- * otherwise. Returns undefined when the method is allowed.
- */
-export function checkMethod(request: Request, allowed: readonly string[]): Response | undefined {
-  if (allowed.includes(request.method)) return undefined;
-  const allow = allowed.join(', ');
-  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: `${allow}, OPTIONS`, 'Cache-Control': 'no-store' } });
-  throw new Problem('method_not_allowed', `${request.method} is not supported on this path; use ${allow}.`, {}, { Allow: `${allow}, OPTIONS` });
 }

@@ -1,10 +1,10 @@
-/** What every API handler is given besides the request: the process's services and this request's facts. */
+/** What the API handlers need: the process's services, this request's facts, and the route they serve. */
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { LeadStore } from '../leads/store.ts';
 import type { RateLimiter } from '../limiter/rate-limiter.ts';
-import type { LeadStore } from '../store/lead-store.ts';
 
-/** Created once at start-up by the server and handed to Astro as `locals.services`. */
+/** Created once per process by `src/services.ts` and handed to endpoints as `locals.services`. */
 export interface AppServices {
   config: Config;
   store: LeadStore;
@@ -14,7 +14,7 @@ export interface AppServices {
   aliasHeaders: Readonly<Record<string, string>>;
 }
 
-/** Facts about one request that only the server knows. */
+/** Facts about one request that the transport knows: given by our server, or made by the middleware. */
 export interface RequestInfo {
   /** UUID sent as `X-Request-Id`, used in the problem's `instance` and in the log line. */
   id: string;
@@ -26,4 +26,18 @@ export interface RequestInfo {
 export interface ApiContext {
   services: AppServices;
   request: RequestInfo;
+}
+
+/**
+ * One API path: the methods it serves (OPTIONS is answered for every path) and its handler. The
+ * handler adds to `headers` what every answer of this request must carry, refusals included.
+ */
+export interface ApiRoute {
+  readonly path: string;
+  readonly methods: readonly string[];
+  /** Every answer counts against, or reports, the client's lead rate limit. */
+  readonly rateLimited: boolean;
+  /** Deprecated alias: every answer carries the deprecation headers. */
+  readonly deprecated: boolean;
+  handle(request: Request, ctx: ApiContext, route: ApiRoute, headers: Headers): Promise<Response>;
 }

@@ -1,5 +1,4 @@
 /** Header sets the API sends, each built by one function. */
-import type { Config } from '../config.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { RATE_LIMIT_POLICY, serviceLinks } from '../service-info.ts';
 
@@ -11,16 +10,6 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
     'RateLimit-Reset': String(state.resetSeconds),
     'RateLimit-Policy': RATE_LIMIT_POLICY,
     ...(!state.allowed && { 'Retry-After': String(state.resetSeconds) }),
-  };
-}
-
-/** The headers of every response of the deprecated `/api/leads` alias (RFC 9745, RFC 8594). */
-export function aliasHeaders(config: Pick<Config, 'siteUrl' | 'leadsDeprecationDate' | 'leadsSunsetDate'>): Record<string, string> {
-  const links = serviceLinks(config.siteUrl);
-  return {
-    Deprecation: `@${Math.floor(config.leadsDeprecationDate.getTime() / 1000)}`,
-    Link: `<${links.leads}>; rel="successor-version", <${links.deprecationPolicy}>; rel="deprecation"; type="text/html"`,
-    ...(config.leadsSunsetDate && { Sunset: config.leadsSunsetDate.toUTCString() }),
   };
 }
 

@@ -3,9 +3,7 @@
  * to refuse early; streamed bytes are counted either way, so a lying or absent length changes nothing.
  */
 import { Problem } from '../problems/problem.ts';
-
-/** The largest lead body, in bytes (spec section 8). */
-export const MAX_BODY_BYTES = 20_000;
+import { MAX_BODY_BYTES } from '../service-info.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 

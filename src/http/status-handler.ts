@@ -1,10 +1,9 @@
 /** `GET /api/v1` (and HEAD): discovery and status, 503 with the same document when the store is down. */
-import { SERVICE_NAME, API_VERSION, NOT_OFFERED, RATE_LIMIT_POLICY, USAGE_RULES, serviceLinks } from '../service-info.ts';
-import { RATE_LIMIT } from '../limiter/rate-limiter.ts';
 import type { Config } from '../config.ts';
-import { checkMethod, UNAVAILABLE_RETRY_AFTER_SECONDS, withProblemDetails } from './api.ts';
+import { API_VERSION, NOT_OFFERED, RATE_LIMIT, RATE_LIMIT_POLICY, SERVICE_NAME, USAGE_RULES, serviceLinks } from '../service-info.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './api.ts';
 import type { ApiContext } from './context.ts';
-import { discoveryLinkHeader, jsonTextResponse } from './headers.ts';
+import { discoveryLinkHeader, jsonTextResponse, setAll } from './headers.ts';
 
 /** The discovery document of `GET /api/v1`. */
 export function statusDocument(config: Pick<Config, 'siteUrl' | 'leadsDeprecationDate' | 'leadsSunsetDate'>, available: boolean) {
@@ -64,16 +63,13 @@ function storeAvailable(store: ApiContext['services']['store']): Promise<boolean
   return check;
 }
 
-/** Handles `/api/v1`. No rate limit applies. */
-export function handleStatusRequest(request: Request, ctx: ApiContext): Promise<Response> {
+/** Handles GET and HEAD of `/api/v1`. No rate limit applies. */
+export async function handleStatusRequest(request: Request, ctx: ApiContext, _route: unknown, headers: Headers): Promise<Response> {
   const { config, store } = ctx.services;
   const cached = cachedDocuments(config);
-  return withProblemDetails(ctx, new Headers({ Link: cached.link }), async () => {
-    const other = checkMethod(request, ['GET', 'HEAD']);
-    if (other) return other;
-    const available = await storeAvailable(store);
-    return available
-      ? jsonTextResponse(200, cached.ok, {}, request.method)
-      : jsonTextResponse(503, cached.unavailable, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) }, request.method);
-  });
+  setAll(headers, { Link: cached.link });
+  const available = await storeAvailable(store);
+  return available
+    ? jsonTextResponse(200, cached.ok, {}, request.method)
+    : jsonTextResponse(503, cached.unavailable, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) }, request.method);
 }

@@ -1,5 +1,5 @@
 /** The lead service: turns a valid submission into a stored lead, honouring idempotency keys and duplicates. */
-import type { LeadStore, SubmitOutcome } from '../store/lead-store.ts';
+import type { LeadStore, SubmitOutcome } from './store.ts';
 import { requestHash, toLeadRecord, type SubmissionMeta } from './lead.ts';
 import type { ValidLead } from './validate.ts';
 

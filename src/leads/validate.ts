@@ -3,8 +3,14 @@
  * the contract's codes and a JSON Pointer into the body.
  */
 import type { z } from 'zod';
-import type { FieldError } from '../problems/problem.ts';
 import { ContactMessage, QuoteRequest, type FormType } from './schema.ts';
+
+/** One field problem, with a JSON Pointer into the body: an item of a 422's `errors`. */
+export interface FieldError {
+  pointer: string;
+  code: 'required' | 'invalid_type' | 'invalid_format' | 'too_long' | 'unknown_field' | 'consent_required' | 'not_allowed';
+  detail: string;
+}
 
 /** A submission that passed validation, with the form it selected. */
 export type ValidLead = { formType: 'quote'; data: QuoteRequest } | { formType: 'support'; data: ContactMessage };

@@ -2,7 +2,8 @@
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Config } from '../config.ts';
-import { fromFlexible, RATE_LIMIT, type RateLimiter } from './rate-limiter.ts';
+import { RATE_LIMIT } from '../service-info.ts';
+import { fromFlexible, type RateLimiter } from './rate-limiter.ts';
 
 /** A rate limiter and what it holds open. */
 export interface LimiterHandle {

@@ -1,7 +1,6 @@
 /** The lead rate limit: 10 submissions a minute per client, counted over both lead paths together. */
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-
-export const RATE_LIMIT = { points: 10, windowSeconds: 60 } as const;
+import { RATE_LIMIT } from '../service-info.ts';
 
 /** The limiter's answer for one client: allowed or not, and what the RateLimit headers say. */
 export interface RateLimitState {

@@ -1,12 +1,6 @@
 /** Builds RFC 9457 problem documents and responses from the registry. */
+import type { FieldError } from '../leads/validate.ts';
 import { PROBLEMS, problemTypeUri, type ProblemCode } from './registry.ts';
-
-/** One field problem of a 422, with a JSON Pointer into the request body. */
-export interface FieldError {
-  pointer: string;
-  code: 'required' | 'invalid_type' | 'invalid_format' | 'too_long' | 'unknown_field' | 'consent_required' | 'not_allowed';
-  detail: string;
-}
 
 /** An RFC 9457 problem document with this API's extension members. */
 export interface ProblemDocument {

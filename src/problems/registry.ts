@@ -3,6 +3,7 @@
  * This one table feeds the API's problem responses, the examples in `spec/openapi.yaml` (checked by
  * a test) and the `/developers/errors` page, so the three cannot drift apart.
  */
+import { API_PATHS, MAX_BODY_TEXT, RATE_LIMIT, REPLAY_WINDOW_TEXT } from '../service-info.ts';
 
 /** One kind of problem: what the API answers, and what a caller should do about it. */
 export interface ProblemType {
@@ -21,7 +22,7 @@ export const PROBLEMS = {
     status: 429,
     title: 'Too many submissions',
     description:
-      'This client sent more than 10 lead submissions within one minute. Every POST to /api/v1/leads or /api/leads counts, accepted or not.',
+      `This client sent more than ${RATE_LIMIT.points} lead submissions within ${RATE_LIMIT.windowSeconds} seconds. Every POST to ${API_PATHS.leads} or ${API_PATHS.deprecatedLeads} counts, accepted or not.`,
     resolution: 'Wait the number of seconds given in Retry-After, then send the request again once.',
   },
   authorization_not_accepted: {
@@ -40,8 +41,8 @@ export const PROBLEMS = {
   payload_too_large: {
     status: 413,
     title: 'Request body too large',
-    description: 'The request body is larger than 20,000 bytes, the limit for a lead submission.',
-    resolution: 'Shorten the free-text fields so that the whole JSON body is at most 20,000 bytes.',
+    description: `The request body is larger than ${MAX_BODY_TEXT} bytes, the limit for a lead submission.`,
+    resolution: `Shorten the free-text fields so that the whole JSON body is at most ${MAX_BODY_TEXT} bytes.`,
   },
   malformed_json: {
     status: 400,
@@ -67,7 +68,7 @@ export const PROBLEMS = {
     status: 422,
     title: 'Idempotency key reused with a different body',
     description:
-      'The Idempotency-Key of this request was already used within the last 24 hours for a request with a different body.',
+      `The Idempotency-Key of this request was already used within the last ${REPLAY_WINDOW_TEXT} for a request with a different body.`,
     resolution: 'Use a new Idempotency-Key for a new submission, or resend the original body unchanged to get the original response.',
   },
   invalid_idempotency_key: {
@@ -81,7 +82,7 @@ export const PROBLEMS = {
     status: 409,
     title: 'Duplicate submission',
     description:
-      'The same lead (same form, same contact details and content) was already accepted in the last 24 hours. leadId names the lead that was accepted.',
+      `The same lead (same form, same contact details and content) was already accepted in the last ${REPLAY_WINDOW_TEXT}. leadId names the lead that was accepted.`,
     resolution: 'Do nothing more: the earlier submission was received and the company will contact the customer.',
   },
   not_found: {

@@ -1,19 +1,26 @@
 /**
  * The built site's static files (prerendered pages, discovery documents, assets), read into memory
- * once at start-up: every request for one is a map lookup, with its headers and ETag precomputed.
+ * once at start-up: every request for one is a map lookup, its whole header block prepared.
+ *
+ * The documents were rendered at build time with the build's `SITE_URL`. One build serves any
+ * origin: text files are rendered again here with the running server's `SITE_URL`, and their
+ * ETag and Content-Security-Policy are computed from the bytes that are served.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { API_CATALOG_MEDIA_TYPE } from '../discovery/api-catalog.ts';
-import { pageCsp } from './security-headers.ts';
+import { pageCsp, type SecurityHeaders } from '../http/security-headers.ts';
 
-/** One file ready to send. */
+/** One file ready to send: its body, and its header block flattened for `writeHead`. */
 export interface StaticFile {
   body: Buffer;
-  headers: Record<string, string>;
   etag: string;
   isHtml: boolean;
+  /** Every header of a 200 (Content-Length included). */
+  head200: readonly string[];
+  /** Every header of a 304. */
+  head304: readonly string[];
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -30,15 +37,17 @@ const CONTENT_TYPES: Record<string, string> = {
   '.xml': 'application/xml',
 };
 
+/** Files whose text may name the site's origin, and is rewritten for the running one. */
+const TEXT_TYPE = /^(text\/|application\/(json|xml|manifest\+json|linkset\+json))|^image\/svg/;
+
 /** Headers of the public discovery documents: exact media types, open to every origin, cacheable. */
 export function discoveryDocumentHeaders(siteUrl: string): Record<string, Record<string, string>> {
   const shared = { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300' };
-  const catalogLink = `<${siteUrl}/.well-known/api-catalog>; rel="api-catalog"`;
   return {
     '/.well-known/api-catalog': {
       ...shared,
       'Content-Type': API_CATALOG_MEDIA_TYPE,
-      Link: catalogLink,
+      Link: `<${siteUrl}/.well-known/api-catalog>; rel="api-catalog"`,
     },
     '/openapi.json': { ...shared, 'Content-Type': 'application/json' },
     '/llms.txt': { ...shared, 'Content-Type': 'text/plain; charset=utf-8' },
@@ -64,21 +73,36 @@ function urlPaths(file: string): string[] {
   return [path];
 }
 
+export interface LoadOptions {
+  /** The `SITE_URL` the site was built with. */
+  builtFor: string;
+  /** The `SITE_URL` of this server. */
+  servedAs: string;
+  security: SecurityHeaders;
+}
+
 /** Loads every file under `clientDir` into a map from URL path to file. */
-export function loadStaticFiles(clientDir: string, siteUrl: string): Map<string, StaticFile> {
-  const documents = discoveryDocumentHeaders(siteUrl);
+export function loadStaticFiles(clientDir: string, { builtFor, servedAs, security }: LoadOptions): Map<string, StaticFile> {
+  const documents = discoveryDocumentHeaders(servedAs);
   const files = new Map<string, StaticFile>();
   for (const full of walk(clientDir)) {
     const rel = relative(clientDir, full);
-    const body = readFileSync(full);
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     const ext = extname(rel);
+    const isHtml = ext === '.html';
     for (const path of urlPaths(rel)) {
       const cache = path.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate';
-      const isHtml = ext === '.html';
       const headers = documents[path] ?? { 'Content-Type': CONTENT_TYPES[ext] ?? 'application/octet-stream', 'Cache-Control': cache };
-      const csp: Record<string, string> = isHtml ? { 'Content-Security-Policy': pageCsp(body.toString('utf8')) } : {};
-      files.set(path, { body, etag, headers: { ...headers, ...csp, ETag: etag }, isHtml });
+      let body = readFileSync(full);
+      if (builtFor !== servedAs && TEXT_TYPE.test(headers['Content-Type']!)) body = Buffer.from(body.toString('utf8').replaceAll(builtFor, servedAs));
+      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+      const all = {
+        ...(isHtml ? security.html : security.file),
+        ...headers,
+        ...(isHtml && { 'Content-Security-Policy': pageCsp(body.toString('utf8')) }),
+        ETag: etag,
+      };
+      const flat = Object.entries(all).flat();
+      files.set(path, { body, etag, isHtml, head200: [...flat, 'Content-Length', String(body.length)], head304: flat });
     }
   }
   return files;

@@ -1,6 +1,6 @@
 /** The one place that chooses the lead store, from configuration. */
 import type { Config } from '../config.ts';
-import type { LeadStore } from './lead-store.ts';
+import type { LeadStore } from '../leads/store.ts';
 import { openPostgresStore } from './postgres-store.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 

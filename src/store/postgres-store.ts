@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { receiptOf, type LeadRecord } from '../leads/lead.ts';
-import { RETENTION_WINDOW_MS, StoreUnavailableError, type IdempotencyClaim, type LeadStore, type SubmitOutcome } from './lead-store.ts';
+import { REPLAY_WINDOW_MS, StoreUnavailableError, type IdempotencyClaim, type LeadStore, type SubmitOutcome } from '../leads/store.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 
 /**
@@ -100,7 +100,7 @@ export async function openPostgresStore(url: string): Promise<LeadStore> {
 
   async function submit(lead: LeadRecord, claim: IdempotencyClaim | undefined): Promise<SubmitOutcome> {
     const receivedAt = new Date(lead.receivedAt);
-    const since = new Date(receivedAt.getTime() - RETENTION_WINDOW_MS);
+    const since = new Date(receivedAt.getTime() - REPLAY_WINDOW_MS);
     const receipt = receiptOf(lead);
     try {
       return await transaction(async (c) => {

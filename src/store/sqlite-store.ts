@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { receiptOf, type LeadRecord } from '../leads/lead.ts';
-import { RETENTION_WINDOW_MS, StoreUnavailableError, type IdempotencyClaim, type LeadStore, type SubmitOutcome } from './lead-store.ts';
+import { REPLAY_WINDOW_MS, StoreUnavailableError, type IdempotencyClaim, type LeadStore, type SubmitOutcome } from '../leads/store.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 
 // node:sqlite waits synchronously: a lock held by another process blocks the event loop this long
@@ -81,7 +81,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
 
   /** One submission inside an open transaction: idempotency key, then duplicates, then insert. */
   function submitInTransaction(lead: LeadRecord, claim: IdempotencyClaim | undefined): SubmitOutcome {
-    const since = new Date(Date.parse(lead.receivedAt) - RETENTION_WINDOW_MS).toISOString();
+    const since = new Date(Date.parse(lead.receivedAt) - REPLAY_WINDOW_MS).toISOString();
     if (claim) {
       const row = findKey.get(claim.key) as { request_hash: string; response: string; created_at: string } | undefined;
       if (row && row.created_at > since) {

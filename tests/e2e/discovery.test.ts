@@ -51,7 +51,7 @@ describe('/openapi.json', () => {
     const reply = await call(`${server.url}/openapi.json`);
     expect(reply.headers.get('content-type')).toBe('application/json');
     expect(reply.json.openapi).toBe('3.1.0');
-    expect(reply.json.servers).toEqual([{ url: BASE, description: 'This deployment' }]);
+    expect(reply.json.servers).toEqual([{ url: BASE, description: 'Production: this deployment', 'x-internal': false }]);
     expect(Object.keys(reply.json.paths)).toEqual(expect.arrayContaining(['/api/v1', '/api/v1/leads', '/api/leads']));
     expect(reply.json.components.schemas.ProblemCode.enum).toEqual(PROBLEM_CODES);
   });

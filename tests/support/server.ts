@@ -4,6 +4,7 @@
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,20 +34,51 @@ export interface StartOptions {
 }
 
 /** Starts `npm start` with PORT=0 and waits for its `listening` log line. */
-export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+export function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  return run(['start', '--silent'], options, (line) => (line.includes('"msg":"listening"') ? { port: JSON.parse(line).port, pid: JSON.parse(line).pid } : undefined));
+}
+
+/** A port nobody listens on right now. */
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Starts `npm run dev` (Astro's own dev server, what editors run) on a free port and waits until it
+ * serves. `--ignore-lock`: beside an editor's own dev server, and never moved to the background.
+ */
+export async function startDevServer(options: StartOptions = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const server = await run(['run', '--silent', 'dev', '--', '--ignore-lock'], { ...options, env: { PORT: String(port), ...options.env } }, (line) =>
+    new RegExp(`127\\.0\\.0\\.1:${port}|localhost:${port}`).test(line) ? { port, pid: 0 } : undefined);
+  // Astro prints its address before its routes are loaded: wait until it serves the home page.
+  for (let tries = 0; (await fetch(`${server.url}/`).then((r) => r.status, () => 0)) !== 200; tries++) {
+    if (tries > 120) throw new Error(`astro dev did not serve / within a minute:\n${server.logs.join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return server;
+}
+
+async function run(args: string[], options: StartOptions, ready: (line: string) => { port: number; pid: number } | undefined): Promise<RunningServer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'lead-intake-'));
   const databaseUrl = `file:${join(dir, 'leads.sqlite')}`;
-  const child = spawn('npm', ['start', '--silent'], {
+  // The test runner's own variables (VITEST, NODE_ENV=test) would put Astro's dev server in test mode.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV'));
+  const child = spawn('npm', args, {
     cwd: ROOT,
     detached: true,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', SITE_URL: 'http://localhost:4321', ...options.env },
+    env: { ...inherited, HOST: '127.0.0.1', PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', SITE_URL: 'http://localhost:4321', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let pid = 0;
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join('\n')}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join('\n')}`)), 60_000);
     const onLine = (stream: NodeJS.ReadableStream) => {
       let buffered = '';
       stream.setEncoding('utf8');
@@ -56,10 +88,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         buffered = lines.pop()!;
         for (const line of lines) {
           logs.push(line);
-          if (line.includes('"msg":"listening"')) {
+          const started = ready(line);
+          if (started) {
             clearTimeout(timer);
-            pid = JSON.parse(line).pid;
-            resolve(JSON.parse(line).port);
+            pid = started.pid;
+            resolve(started.port);
           }
         }
       });

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import { serveRoute } from '../../src/http/api.ts';
 import type { ApiContext } from '../../src/http/context.ts';
-import { aliasHeaders } from '../../src/http/headers.ts';
-import { handleLeadRequest } from '../../src/http/leads-handler.ts';
-import { handleStatusRequest } from '../../src/http/status-handler.ts';
+import { aliasHeaders } from '../../src/http/deprecation.ts';
+import { findApiRoute } from '../../src/http/routes.ts';
 import { createLimiter } from '../../src/limiter/index.ts';
-import { createLogger } from '../../src/server/logger.ts';
+import { createLogger } from '../../src/logger.ts';
 import { openSqliteStore } from '../../src/store/sqlite-store.ts';
 import { quote } from '../support/fixtures.ts';
 
@@ -36,12 +36,14 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const post = (body: unknown) => new Request('http://localhost/api/v1/leads', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+/** Answers a request as the route file for its path does. */
+const answer = (request: Request) => serveRoute(findApiRoute(new URL(request.url).pathname)!, request.method, request, ctx);
+const post = (body: unknown, path = '/api/v1/leads') => new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('when the lead store cannot be reached', () => {
   it('a lead POST gets 503 service_unavailable with Retry-After, and no 201', async () => {
     await ctx.services.store.close();
-    const res = await handleLeadRequest(post(quote()), ctx, '/api/v1/leads');
+    const res = await answer(post(quote()));
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(res.headers.get('ratelimit-limit')).toBe('10');
@@ -52,7 +54,7 @@ describe('when the lead store cannot be reached', () => {
 
   it('GET /api/v1 answers 503 with the same document, status "unavailable" and Retry-After', async () => {
     await ctx.services.store.close();
-    const res = await handleStatusRequest(new Request('http://localhost/api/v1'), ctx);
+    const res = await answer(new Request('http://localhost/api/v1'));
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await res.json()).toMatchObject({ status: 'unavailable', authentication: 'none' });
@@ -62,7 +64,7 @@ describe('when the lead store cannot be reached', () => {
 describe('an unexpected failure', () => {
   it('becomes a bare 500 internal_error, logged once with the request id and without internals in the body', async () => {
     ctx.services.store.submit = () => Promise.reject(new TypeError('secret internal detail'));
-    const res = await handleLeadRequest(post(quote()), ctx, '/api/leads');
+    const res = await answer(post(quote(), '/api/leads'));
     expect(res.status).toBe(500);
     const body = await res.text();
     expect(JSON.parse(body).code).toBe('internal_error');

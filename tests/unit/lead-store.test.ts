@@ -6,7 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toLeadRecord } from '../../src/leads/lead.ts';
 import { validateLead, type ValidLead } from '../../src/leads/validate.ts';
-import type { LeadStore } from '../../src/store/lead-store.ts';
+import type { LeadStore } from '../../src/leads/store.ts';
 import { openPostgresStore } from '../../src/store/postgres-store.ts';
 import { openSqliteStore } from '../../src/store/sqlite-store.ts';
 import { contact, quote } from '../support/fixtures.ts';

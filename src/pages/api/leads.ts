@@ -1,6 +1,3 @@
-import type { APIRoute } from 'astro';
-import { handleLeadRequest } from '../../http/leads-handler.ts';
-
+// Served by the API's route table (src/http/routes.ts).
+export { serveApiRoute as ALL } from '../../http/routes.ts';
 export const prerender = false;
-/** Deprecated alias of `/api/v1/leads`: the same handler, which adds the deprecation headers. */
-export const ALL: APIRoute = ({ request, locals }) => handleLeadRequest(request, locals, '/api/leads');

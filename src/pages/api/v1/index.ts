@@ -1,5 +1,3 @@
-import type { APIRoute } from 'astro';
-import { handleStatusRequest } from '../../../http/status-handler.ts';
-
+// Served by the API's route table (src/http/routes.ts).
+export { serveApiRoute as ALL } from '../../../http/routes.ts';
 export const prerender = false;
-export const ALL: APIRoute = ({ request, locals }) => handleStatusRequest(request, locals);

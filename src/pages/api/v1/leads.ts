@@ -1,5 +1,3 @@
-import type { APIRoute } from 'astro';
-import { handleLeadRequest } from '../../../http/leads-handler.ts';
-
+// Served by the API's route table (src/http/routes.ts).
+export { serveApiRoute as ALL } from '../../../http/routes.ts';
 export const prerender = false;
-export const ALL: APIRoute = ({ request, locals }) => handleLeadRequest(request, locals, '/api/v1/leads');

@@ -1,4 +1,8 @@
-/** Security headers by response class, computed at start-up and set by the server on every response. */
+/**
+ * Security headers by response class, computed once per configuration. Whoever makes an answer
+ * sets them: the middleware on what Astro renders on demand (the API, on-demand pages), our server
+ * on the static files and on the few answers it makes itself.
+ */
 import { createHash } from 'node:crypto';
 import type { Config } from '../config.ts';
 
@@ -14,15 +18,23 @@ export interface SecurityHeaders {
   file: HeaderSet;
 }
 
-/** Builds the header sets for this configuration (HSTS only when `SITE_URL` is https). */
+const built = new Map<string, SecurityHeaders>();
+
+/** The header sets for this configuration (HSTS only when `SITE_URL` is https). */
 export function securityHeaders(config: Pick<Config, 'siteUrl'>): SecurityHeaders {
+  let headers = built.get(config.siteUrl);
+  if (!headers) built.set(config.siteUrl, (headers = buildSecurityHeaders(config.siteUrl)));
+  return headers;
+}
+
+function buildSecurityHeaders(siteUrl: string): SecurityHeaders {
   const common: Record<string, string> = {
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
-    ...(config.siteUrl.startsWith('https:') && { 'Strict-Transport-Security': 'max-age=31536000; includeSubDomains' }),
+    ...(siteUrl.startsWith('https:') && { 'Strict-Transport-Security': 'max-age=31536000; includeSubDomains' }),
   };
   const locked = "default-src 'none'; frame-ancestors 'none'";
-  return {
+  return Object.freeze({
     api: { ...common, 'Content-Security-Policy': locked },
     html: {
       ...common,
@@ -31,7 +43,7 @@ export function securityHeaders(config: Pick<Config, 'siteUrl'>): SecurityHeader
       'X-Frame-Options': 'DENY',
     },
     file: { ...common, 'Content-Security-Policy': locked },
-  };
+  });
 }
 
 const INLINE_SCRIPT = /<script\b[^>]*>([\s\S]*?)<\/script>/gi;

@@ -1,8 +1,22 @@
-/** The start-up rule for `LEADS_SUNSET_DATE`: at least 365 days between its first announcement and the date. */
-import { SUNSET_NOTICE_DAYS, type Config } from '../config.ts';
-import type { LeadStore } from '../store/lead-store.ts';
+/**
+ * The deprecated `/api/leads` alias: the headers on every one of its answers (RFC 9745, RFC 8594),
+ * and the start-up rule for `LEADS_SUNSET_DATE` (at least 365 days between its announcement and the date).
+ */
+import type { Config } from '../config.ts';
+import type { LeadStore } from '../leads/store.ts';
+import { serviceLinks, SUNSET_NOTICE_DAYS } from '../service-info.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The headers of every response of the deprecated `/api/leads` alias. */
+export function aliasHeaders(config: Pick<Config, 'siteUrl' | 'leadsDeprecationDate' | 'leadsSunsetDate'>): Readonly<Record<string, string>> {
+  const links = serviceLinks(config.siteUrl);
+  return Object.freeze({
+    Deprecation: `@${Math.floor(config.leadsDeprecationDate.getTime() / 1000)}`,
+    Link: `<${links.leads}>; rel="successor-version", <${links.deprecationPolicy}>; rel="deprecation"; type="text/html"`,
+    ...(config.leadsSunsetDate && { Sunset: config.leadsSunsetDate.toUTCString() }),
+  });
+}
 
 /**
  * Returns a message refusing the start when the configured sunset gives less than 365 days of

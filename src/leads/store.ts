@@ -1,5 +1,13 @@
-/** The lead store's interface: what the service needs of any database behind it. */
-import type { LeadRecord, Receipt } from '../leads/lead.ts';
+/**
+ * The lead domain's port: what the lead service needs of any database behind it, and the 24-hour
+ * rule it holds them to. The stores under `src/store/` implement it; this module imports nothing
+ * from them.
+ */
+import type { LeadRecord, Receipt } from './lead.ts';
+
+/** How long an `Idempotency-Key` is remembered, and how far back a duplicate is looked for. */
+export const REPLAY_WINDOW_HOURS = 24;
+export const REPLAY_WINDOW_MS = REPLAY_WINDOW_HOURS * 60 * 60 * 1000;
 
 /** An Idempotency-Key and the hash of the body it was first sent with. */
 export interface IdempotencyClaim {
@@ -14,26 +22,15 @@ export type SubmitOutcome =
   | { kind: 'key_reused' }
   | { kind: 'duplicate'; leadId: string };
 
-/** How long idempotency keys are kept and how far back duplicates are looked for. */
-export const RETENTION_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-/** Thrown when the store cannot be reached or is busy beyond its timeout: answered with 503. */
+/** Thrown when the store cannot be reached, is busy beyond its timeout, or cannot write: answered with 503. */
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
 }
 
 /**
- * Whether `err` is a `StoreUnavailableError`. Checked by name, not `instanceof`: the store is
- * loaded by the server process and the handlers by Astro's bundle, each with its own copy of
- * the class (see docs/decisions/0001-own-http-server.md).
- */
-export function isStoreUnavailable(err: unknown): boolean {
-  return err instanceof Error && err.name === 'StoreUnavailableError';
-}
-
-/**
- * A durable lead store. `submit` checks the idempotency key, then duplicates, then inserts, as one
- * atomic step, and resolves only after the insert is committed to stable storage.
+ * A durable lead store. `submit` checks the idempotency key, then duplicates (both within
+ * `REPLAY_WINDOW_MS` of the lead's receipt), then inserts, as one atomic step, and resolves only
+ * after the insert is committed to stable storage.
  */
 export interface LeadStore {
   readonly kind: 'sqlite' | 'postgres';

@@ -1,0 +1,34 @@
+/**
+ * Bundles our `node:http` server into Astro's server build: `src/server/start.ts` becomes
+ * `dist/server/server.mjs` beside the adapter's `entry.mjs`, sharing its chunks. The server and
+ * the routes then run on one module graph (one configuration, one store, one `Problem` class), as
+ * the adapter's own entry exports `handler` and `startServer` from one graph.
+ */
+import { fileURLToPath } from 'node:url';
+import type { AstroIntegration } from 'astro';
+
+/** The integration: `entry` is emitted as `dist/server/<fileName>` in `astro build` only. */
+export function serverBundle(entry: URL, fileName = 'server.mjs'): AstroIntegration {
+  return {
+    name: 'lead-intake:server-bundle',
+    hooks: {
+      'astro:config:setup': ({ command, updateConfig }) => {
+        if (command !== 'build') return;
+        updateConfig({
+          vite: {
+            plugins: [
+              {
+                name: 'lead-intake:server-bundle',
+                // The server environment only: the client and prerender builds know nothing of it.
+                applyToEnvironment: (environment) => environment.name === 'ssr',
+                buildStart() {
+                  this.emitFile({ type: 'chunk', id: fileURLToPath(entry), fileName });
+                },
+              },
+            ],
+          },
+        });
+      },
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The production entry, bundled by `src/integrations/server-bundle.ts` beside Astro's own entry
+ * (`dist/server/server.mjs` next to `entry.mjs`), so that the server and the routes share one
+ * module graph: one configuration, one store, one `Problem` class. `start()` opens the services,
+ * loads the built site, serves it on HOST:PORT until SIGTERM or SIGINT, then drains and closes.
+ */
+import { fileURLToPath } from 'node:url';
+import { handler } from '@astrojs/node/server.js';
+import { ConfigError } from '../config.ts';
+import { securityHeaders } from '../http/security-headers.ts';
+import { services, StartupError, type Services } from '../services.ts';
+import { createAppServer, type AstroHandler } from './app-server.ts';
+import { loadStaticFiles } from './static-files.ts';
+
+/** The prerendered site, beside this bundle. */
+const CLIENT_DIR = fileURLToPath(new URL('../client/', import.meta.url));
+/** The `SITE_URL` the documents were rendered with (Astro's `site`, fixed at build time). */
+const BUILT_FOR = new URL(import.meta.env.SITE).origin;
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+/** Starts the server; a configuration or store the server cannot start with ends the process with a message. */
+export async function start(): Promise<void> {
+  let opened: Services;
+  try {
+    opened = await services();
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof StartupError) fail(err.message);
+    throw err;
+  }
+  const { config, logger, store } = opened;
+  const security = securityHeaders(config);
+  const server = createAppServer({
+    services: opened,
+    astro: handler as AstroHandler,
+    staticFiles: loadStaticFiles(CLIENT_DIR, { builtFor: BUILT_FOR, servedAs: config.siteUrl, security }),
+    security,
+  });
+
+  const onListenError = (err: Error) => fail(`Cannot listen on ${config.host}:${config.port}: ${err.message}`);
+  server.once('error', onListenError);
+  server.listen(config.port, config.host, () => {
+    server.off('error', onListenError);
+    // After start-up an accept error (EMFILE under load, say) is logged, not fatal.
+    server.on('error', (err) => logger.error({ err: { name: err.name, message: err.message } }, 'server error'));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    logger.info({ host: config.host, port, pid: process.pid, store: store.kind, limiter: config.redisUrl ? 'redis' : 'memory', siteUrl: config.siteUrl }, 'listening');
+  });
+
+  let stopping = false;
+  async function shutdown(signal: string): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing requests in flight');
+    const forced = setTimeout(() => {
+      logger.warn('requests still in flight after the grace period; closing them');
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    forced.unref();
+    // Stop accepting connections; idle keep-alive sockets are closed now, busy ones after their response.
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    const closed = await opened.close().then(() => true, (err: Error) => {
+      logger.error({ err: { name: err.name, message: err.message } }, 'closing the store or the limiter failed');
+      return false;
+    });
+    logger.info('stopped');
+    // Everything is closed; a client library's leftover timer must not keep the process alive.
+    logger.flush(() => process.exit(closed ? 0 : 1));
+  }
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
