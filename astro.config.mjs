@@ -3,6 +3,7 @@ import mdx from '@astrojs/mdx';
 import node from '@astrojs/node';
 import { defineConfig } from 'astro/config';
 import { getConfig } from './src/config.ts';
+import { inlineCodeGuard } from './src/integrations/inline-code-guard.ts';
 import { serverBundle } from './src/integrations/server-bundle.ts';
 
 const config = getConfig();
@@ -15,7 +16,8 @@ export default defineConfig({
   // destroys the socket, so it sits well above what the request stream prefetches.
   adapter: node({ mode: 'middleware', bodySizeLimit: 1024 * 1024 }),
   // serverBundle: our node:http server joins the server build, on the routes' own module graph.
-  integrations: [mdx(), serverBundle(new URL('./src/server/start.ts', import.meta.url))],
+  // inlineCodeGuard: no page but /api-docs may carry inline scripts or styles (CSP).
+  integrations: [mdx(), serverBundle(new URL('./src/server/start.ts', import.meta.url)), inlineCodeGuard()],
   trailingSlash: 'ignore',
   // Plain <pre><code> for fenced code in MDX: highlighters write inline style attributes, which the
   // pages' Content-Security-Policy (style-src 'self') would block.

@@ -13,6 +13,9 @@ export const MAX_BODY_BYTES = 20_000;
 /** `MAX_BODY_BYTES` as people write it: "20,000". */
 export const MAX_BODY_TEXT = MAX_BODY_BYTES.toLocaleString('en-US');
 
+/** How long a request body may stop arriving, while it is read, before the request is answered 408. */
+export const BODY_IDLE_TIMEOUT_SECONDS = 10;
+
 /** The lead rate limit: this many submissions per window per client, over both lead paths together. */
 export const RATE_LIMIT = { points: 10, windowSeconds: 60 } as const;
 
@@ -46,6 +49,7 @@ export const FACTS = {
   replayWindow: REPLAY_WINDOW_TEXT,
   sunsetNoticeDays: String(SUNSET_NOTICE_DAYS),
   consentClockSkewMinutes: String(CONSENT_CLOCK_SKEW_MS / 60_000),
+  bodyIdleTimeoutSeconds: String(BODY_IDLE_TIMEOUT_SECONDS),
   statusPath: API_PATHS.status,
   leadsPath: API_PATHS.leads,
   deprecatedLeadsPath: API_PATHS.deprecatedLeads,

@@ -4,7 +4,7 @@
  * serve, then the handler; and the one catch point, where known problems become problem documents,
  * a store that cannot be reached becomes 503, and anything else is logged once and becomes a bare 500.
  */
-import { StoreUnavailableError } from '../leads/store.ts';
+import { CommitOutcomeUnknownError, StoreUnavailableError } from '../leads/store.ts';
 import { Problem, problemResponse } from '../problems/problem.ts';
 import { rateLimitKey } from './client-address.ts';
 import type { ApiContext, ApiRoute } from './context.ts';
@@ -56,10 +56,12 @@ function toProblem(err: unknown, ctx: ApiContext): Problem {
   if (err instanceof Problem) return err;
   const log = ctx.services.logger;
   if (err instanceof StoreUnavailableError) {
-    log.error({ reqId: ctx.request.id, err: { name: err.name, message: err.message } }, 'lead store unavailable');
-    return new Problem('service_unavailable', 'The lead store cannot be reached at the moment; nothing was stored.', {}, {
-      'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
-    });
+    const unknown = err instanceof CommitOutcomeUnknownError;
+    log.error({ reqId: ctx.request.id, err: { name: err.name, message: err.message } }, unknown ? 'lead store connection lost during commit' : 'lead store unavailable');
+    const detail = unknown
+      ? 'The connection to the lead store failed while this lead was being committed, so it may have been stored. Retrying with the same Idempotency-Key, or the same body, cannot store it twice.'
+      : 'The lead store cannot be reached or cannot write at the moment; nothing was stored.';
+    return new Problem('service_unavailable', detail, {}, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
   }
   log.error({ reqId: ctx.request.id, err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, 'unexpected error');
   return new Problem('internal_error', 'An unexpected failure happened on the server; nothing was stored.');

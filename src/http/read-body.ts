@@ -5,6 +5,19 @@
 import { Problem } from '../problems/problem.ts';
 import { MAX_BODY_BYTES } from '../service-info.ts';
 
+/**
+ * A body that the transport could not deliver: a framing error (400) or a body that stopped
+ * arriving (408). Our server fails the body stream with it; reading the body answers it as a problem.
+ */
+export class RequestBodyError extends Error {
+  override name = 'RequestBodyError';
+  readonly code: 'bad_request' | 'request_timeout';
+  constructor(code: 'bad_request' | 'request_timeout', detail: string) {
+    super(detail);
+    this.code = code;
+  }
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** Reads the body as UTF-8 text, refusing with 413 past `limit` bytes and 400 on invalid UTF-8. */
@@ -30,6 +43,7 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
       }
     } catch (err) {
       if (err instanceof Problem) throw err;
+      if (err instanceof RequestBodyError) throw new Problem(err.code, err.message);
       // The adapter's own backstop limit surfaces as a stream error; so does a client that vanished.
       if (err instanceof Error && /size limit/i.test(err.message)) throw tooLarge(limit);
       throw new Problem('bad_request', 'The request body was not received completely.');

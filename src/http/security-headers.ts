@@ -46,24 +46,44 @@ function buildSecurityHeaders(siteUrl: string): SecurityHeaders {
   });
 }
 
-const INLINE_SCRIPT = /<script\b[^>]*>([\s\S]*?)<\/script>/gi;
+/**
+ * The pages allowed inline scripts and styles: Redoc's `/api-docs`, which the project builds itself.
+ * Anywhere else they are refused by the build (`src/integrations/inline-code-guard.ts`) and never
+ * allowed by a page's Content-Security-Policy, so that no page text can bring a script with it.
+ */
+export const INLINE_CODE_PAGES: ReadonlySet<string> = new Set(['/api-docs']);
+
+const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
+
+/** The contents of a page's inline scripts (`<script>` elements with content and no `src`). */
+export function inlineScripts(html: string): string[] {
+  return [...html.matchAll(SCRIPT)].filter((m) => !/\bsrc\s*=/i.test(m[1]!) && m[2]!.length > 0).map((m) => m[2]!);
+}
+
+/** What a page carries that runs or styles inline: scripts, `<style>` elements, `on…=` handler attributes. */
+export function inlineCode(html: string): string[] {
+  return [
+    ...inlineScripts(html).map(() => 'an inline <script>'),
+    ...(/<style\b/i.test(html) ? ['a <style> element'] : []),
+    ...[...html.matchAll(/<[a-z][^>]*?\s(on[a-z]+)\s*=/gi)].map((m) => `an ${m[1]!.toLowerCase()}= attribute`),
+  ];
+}
 
 /**
- * The Content-Security-Policy of one HTML page, from its content: no script at all unless the page
- * carries inline scripts (only Redoc's `/api-docs` does), which are then allowed by their SHA-256
- * hashes and nothing else. Inline styles are allowed only on a page that has them (Redoc's again).
+ * The Content-Security-Policy of one HTML page at `path`, from its content: scripts only from this
+ * site's own files (when the page loads any), and inline scripts and styles only on the pages of
+ * `INLINE_CODE_PAGES`, scripts then allowed by their SHA-256 hashes and nothing else.
  */
-export function pageCsp(html: string): string {
-  const hashes = [...html.matchAll(INLINE_SCRIPT)]
-    .filter((m) => !/\bsrc\s*=/.test(m[0].slice(0, m[0].indexOf('>'))) && m[1]!.length > 0)
-    .map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`);
-  const inlineStyles = /<style\b/i.test(html);
+export function pageCsp(html: string, path: string): string {
+  const inlineAllowed = INLINE_CODE_PAGES.has(path.length > 1 ? path.replace(/\/$/, '') : path);
+  const hashes = inlineAllowed ? inlineScripts(html).map((body) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`) : [];
+  const scriptSources = [...([...html.matchAll(SCRIPT)].some((m) => /\bsrc\s*=/i.test(m[1]!)) ? ["'self'"] : []), ...new Set(hashes)];
   return [
     "default-src 'self'",
     "img-src 'self' data:",
     "font-src 'self' data:",
-    `style-src 'self'${inlineStyles ? " 'unsafe-inline'" : ''}`,
-    `script-src ${hashes.length > 0 ? [...new Set(hashes)].join(' ') : "'none'"}`,
+    `style-src 'self'${inlineAllowed && /<style\b/i.test(html) ? " 'unsafe-inline'" : ''}`,
+    `script-src ${scriptSources.length > 0 ? scriptSources.join(' ') : "'none'"}`,
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",

@@ -40,6 +40,20 @@ export interface SubmissionMeta {
 }
 
 const fold = (s: string) => s.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** The longest user agent kept as evidence; real ones are a few hundred characters. */
+export const MAX_USER_AGENT_LENGTH = 512;
+
+/**
+ * The user agent as evidence: control characters (C0, C1 such as a terminal's CSI) and
+ * bidirectional overrides removed, white space folded, at most 512 characters. A header's bytes are
+ * read as Latin-1 by HTTP, so `\x9b` arrives as U+009B: it is removed like every other C1 character.
+ */
+export function cleanUserAgent(raw: string | null): string | null {
+  if (raw === null) return null;
+  const clean = raw.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_USER_AGENT_LENGTH);
+  return clean === '' ? null : clean;
+}
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Builds the record of a valid submission, with a fresh opaque id. */
@@ -48,7 +62,7 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta): LeadRecord 
   const emailNormalised = email.toLowerCase();
   const receivedAt = meta.now.toISOString();
   const base = { id: randomUUID(), receivedAt, receivedVia: meta.receivedVia, phoneE164: phone.e164, emailNormalised };
-  const evidence = { serverTime: receivedAt, clientAddress: meta.clientAddress, userAgent: meta.userAgent };
+  const evidence = { serverTime: receivedAt, clientAddress: meta.clientAddress, userAgent: cleanUserAgent(meta.userAgent) };
   if (lead.formType === 'quote') {
     const d = lead.data;
     const fields: Record<string, string | boolean> = {

@@ -22,9 +22,21 @@ export type SubmitOutcome =
   | { kind: 'key_reused' }
   | { kind: 'duplicate'; leadId: string };
 
-/** Thrown when the store cannot be reached, is busy beyond its timeout, or cannot write: answered with 503. */
+/**
+ * Thrown when the store cannot be reached, is busy beyond its timeout, or cannot write (a full
+ * disk, an I/O error): nothing was stored. Answered with 503.
+ */
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
+}
+
+/**
+ * Thrown when the connection failed after the commit was sent and before its answer came back:
+ * the lead may have been stored. Answered with 503; a retry with the same Idempotency-Key (or the
+ * same body, by the duplicate rule) cannot store it twice.
+ */
+export class CommitOutcomeUnknownError extends StoreUnavailableError {
+  override name = 'CommitOutcomeUnknownError';
 }
 
 /**

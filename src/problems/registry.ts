@@ -100,8 +100,21 @@ export const PROBLEMS = {
   bad_request: {
     status: 400,
     title: 'Bad request',
-    description: 'The request could not be understood, for example because its path has an invalid percent-encoding.',
-    resolution: 'Check that the request path is correctly percent-encoded and send the request again.',
+    description:
+      'The request could not be understood as HTTP: its request line, a header, its path\'s percent-encoding or its body\'s framing (Content-Length, Transfer-Encoding, chunk sizes) is invalid, or the body was not received completely. The detail names the fault. Nothing was stored.',
+    resolution: 'Send a well-formed HTTP/1.1 request, as a standard HTTP client library does, with a correctly encoded path and the body framed by Content-Length or chunked encoding.',
+  },
+  request_timeout: {
+    status: 408,
+    title: 'Request body too slow',
+    description: 'The request body stopped arriving before it was complete, or the whole request took longer than the server waits. Nothing was stored; the connection is closed.',
+    resolution: 'Send the whole request again, on a new connection, without pausing in the middle of the body.',
+  },
+  request_header_fields_too_large: {
+    status: 431,
+    title: 'Request headers too large',
+    description: 'The request line and headers together are larger than the server accepts. Nothing was stored; the connection is closed.',
+    resolution: 'Send the request again without the unneeded headers, such as large cookies.',
   },
   internal_error: {
     status: 500,
@@ -112,8 +125,9 @@ export const PROBLEMS = {
   service_unavailable: {
     status: 503,
     title: 'Service unavailable',
-    description: 'The lead store cannot be reached at the moment, so the lead could not be stored. Nothing was stored.',
-    resolution: 'Send the same request again after the number of seconds given in Retry-After.',
+    description:
+      'The lead store cannot be reached, is out of space, or lost its connection while it was storing the lead. The detail says whether the lead may have been stored; otherwise nothing was stored.',
+    resolution: 'Send the same request again, with the same Idempotency-Key, after the number of seconds given in Retry-After: a lead that was stored is then answered as it was, never stored twice.',
   },
 } as const satisfies Record<string, ProblemType>;
 

@@ -1,23 +1,29 @@
 /**
  * The `node:http` server in front of Astro: transport only. It gives each request an id and its
- * one log line, pins Host and the request target, serves the prerendered files from memory, and
- * hands everything else to Astro's handler (middleware mode), which runs the API's route files and
- * the on-demand pages. It answers by itself only what a web `Request` cannot carry (TRACE,
- * CONNECT) and what it cannot route (a bad percent-encoding), through the API's own functions.
+ * one log line, pins Host and normalises the request target, serves the prerendered files from
+ * memory, and hands everything else to Astro's handler (middleware mode), which runs the API's
+ * route files and the on-demand pages, with a request body it controls (`request-body.ts`). It
+ * answers by itself only what Astro cannot be given: what the HTTP parser refuses, a target it
+ * cannot route, and methods a web `Request` cannot carry (TRACE, CONNECT), through the API's own
+ * functions and problem documents.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { performance } from 'node:perf_hooks';
+import type { Socket } from 'node:net';
 import { notFound, serveRoute } from '../http/api.ts';
 import { clientAddress } from '../http/client-address.ts';
 import type { ApiContext, RequestInfo } from '../http/context.ts';
+import { RequestBodyError } from '../http/read-body.ts';
 import { findApiRoute, isApiPath } from '../http/routes.ts';
 import type { SecurityHeaders } from '../http/security-headers.ts';
 import { Problem, problemResponse } from '../problems/problem.ts';
+import { PROBLEMS } from '../problems/registry.ts';
 import { MAX_BODY_BYTES } from '../service-info.ts';
 import type { Services } from '../services.ts';
-import { announcesBody, LINGER, lingerIfUnread } from './linger.ts';
-import { requestLogger } from '../logger.ts';
+import { send, sendRaw, transportProblem, transportProblemResponse } from './own-answers.ts';
+import { afterAnswer, announcesBody, LINGER, RequestBody } from './request-body.ts';
+import { createRequestLog, type RequestNotes } from './request-log.ts';
+import { normaliseTarget } from './request-target.ts';
 import type { StaticFile } from './static-files.ts';
 
 /** Astro's middleware-mode handler, as `@astrojs/node/server.js` exports it. */
@@ -33,7 +39,8 @@ export interface AppServerOptions {
 /**
  * Timeouts chosen so that slow or idle clients cannot hold the server (Node's defaults are 60 s for
  * headers and 300 s for a request, checked only every 30 s): whole headers within 10 s, the whole
- * request within 30 s, idle keep-alive sockets closed after 5 s, all checked every second.
+ * request within 30 s, idle keep-alive sockets closed after 5 s, all checked every second. A body
+ * that stops arriving while it is read is answered 408 (`BODY_IDLE_TIMEOUT_SECONDS`).
  */
 export const SERVER_TIMEOUTS = {
   headersTimeout: 10_000,
@@ -43,14 +50,19 @@ export const SERVER_TIMEOUTS = {
   maxHeaderSize: 16 * 1024,
 } as const;
 
+/** How long a request whose framing broke may take to answer before the server answers for it. */
+const FRAMING_ANSWER_GRACE_MS = 2_000;
+
 /** Methods a web `Request` cannot carry: Astro would fail to build the request, so they are answered here. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
-/** Writes a web `Response` to a Node response. */
-async function send(res: ServerResponse, response: Response): Promise<void> {
-  res.statusCode = response.status;
-  for (const [name, value] of response.headers) res.setHeader(name, value);
-  res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+/** A request on its way: what a parser error on its connection must reach. */
+interface Flight {
+  req: IncomingMessage;
+  res: ServerResponse;
+  body: RequestBody | undefined;
+  requestId: string;
+  notes: RequestNotes;
 }
 
 function setHeaders(res: ServerResponse, headers: Readonly<Record<string, string>>): void {
@@ -61,9 +73,10 @@ function setHeaders(res: ServerResponse, headers: Readonly<Record<string, string
 export function createAppServer(options: AppServerOptions): Server {
   const { services, astro, staticFiles, security } = options;
   const { config, logger } = services;
-  const requestLog = requestLogger(logger);
+  const requestLog = createRequestLog(logger);
   const siteHost = new URL(config.siteUrl).host;
   const notFoundPage = staticFiles.get('/404.html');
+  const flights = new WeakMap<Socket, Flight>();
 
   function serveFile(req: IncomingMessage, res: ServerResponse, requestId: string, file: StaticFile, status = 200): void {
     if (status === 200 && req.headers['if-none-match'] === file.etag) {
@@ -82,44 +95,33 @@ export function createAppServer(options: AppServerOptions): Server {
     });
   }
 
-  // Sockets with an answer in progress: a parse error on one (a body longer than its
-  // Content-Length, say) must not put Node's bare 400 in front of the answer being written.
-  const answering = new WeakMap<object, ServerResponse>();
-
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    const started = performance.now();
     const requestId = randomUUID();
     const socket = req.socket;
-    answering.set(socket, res);
-    if (announcesBody(req)) lingerIfUnread(req, res);
+    const rawTarget = req.url ?? '';
+    const target = normaliseTarget(rawTarget);
+    const notes = requestLog.follow(req, res, requestId, target?.path ?? rawTarget.split('?', 1)[0]!, target && target.target !== rawTarget ? rawTarget : undefined);
+    const body = announcesBody(req) ? new RequestBody(req) : undefined;
+    if (body) afterAnswer(req, res, body);
+    // The flight lasts until its answer is sent and its body read: a parse error on the rest of an
+    // answered body must close the connection, not answer a second time.
+    flights.set(socket, { req, res, body, requestId, notes });
+    const land = () => {
+      if (flights.get(socket)?.res === res) flights.delete(socket);
+    };
+    res.once('close', () => (req.complete ? land() : req.once('end', land)));
     // Astro builds its URL from Host and the target: both are pinned here, so that the path this
     // server routes by is the path Astro routes by (a crafted Host cannot move a request between them).
-    if (!req.url?.startsWith('/')) {
-      try {
-        const target = new URL(req.url ?? '');
-        req.url = `${target.pathname}${target.search}`;
-      } catch {
-        req.url = '/';
-      }
-    }
     req.headers.host = siteHost;
-    const rawPath = req.url.split('?', 1)[0]!;
-    res.once('close', () => {
-      answering.delete(socket);
-      const status = res.statusCode;
-      const line = { reqId: requestId, method: req.method, path: rawPath, status, durationMs: Math.round((performance.now() - started) * 10) / 10 };
-      if (status >= 500) requestLog.error(line, 'request');
-      else requestLog.info(line, 'request');
-    });
 
-    let path: string;
-    try {
-      path = decodeURIComponent(rawPath);
-    } catch {
+    if (!target) {
       res.setHeader('X-Request-Id', requestId);
-      answerApi(res, Promise.resolve(problemResponse(new Problem('bad_request', 'The request path has an invalid percent-encoding.'), { siteUrl: config.siteUrl, requestId })));
+      const detail = 'The request target is not a path (or an absolute http URL) with a valid percent-encoding.';
+      answerApi(res, Promise.resolve(problemResponse(new Problem('bad_request', detail), { siteUrl: config.siteUrl, requestId })));
       return;
     }
+    req.url = target.target;
+    const { path } = target;
 
     // The hot path: a prerendered page or document, its whole header block written at once.
     const file = staticFiles.get(path);
@@ -132,7 +134,7 @@ export function createAppServer(options: AppServerOptions): Server {
       if (isApiPath(path)) {
         const ctx: ApiContext = { services, request };
         const route = findApiRoute(path);
-        answerApi(res, route ? serveRoute(route, req.method!, undefined, ctx) : notFound(rawPath, ctx));
+        answerApi(res, route ? serveRoute(route, req.method!, undefined, ctx) : notFound(path, ctx));
         return;
       }
       setHeaders(res, security.file);
@@ -146,6 +148,8 @@ export function createAppServer(options: AppServerOptions): Server {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed\n');
       return;
     }
+    // The adapter reads `req.body` in place of the request stream when it is set.
+    if (body) Object.assign(req, { body });
     // Astro: the API's route files and the on-demand pages; what it does not route is a 404 page.
     astro(req, res, () => {
       if (notFoundPage) return serveFile(req, res, requestId, notFoundPage, 404);
@@ -166,18 +170,53 @@ export function createAppServer(options: AppServerOptions): Server {
     onRequest(req, res);
   });
 
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    const inProgress = answering.get(socket);
-    if (inProgress) {
-      // Let the answer in progress finish; the connection closes after it.
-      inProgress.once('finish', () => socket.end());
-      setTimeout(() => socket.destroy(), LINGER.ms).unref();
+  // CONNECT arrives here, not as a request: this server is no proxy. The API's route table answers
+  // it on its paths (405 with Allow), anything else gets a 400 problem; the connection then closes.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const requestId = randomUUID();
+    socket.on('error', () => {});
+    const target = normaliseTarget(req.url ?? '');
+    const route = target && isApiPath(target.path) ? findApiRoute(target.path) : undefined;
+    const request: RequestInfo = { id: requestId, clientAddress: clientAddress(socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy) };
+    const response = route
+      ? serveRoute(route, 'CONNECT', undefined, { services, request })
+      : Promise.resolve(transportProblemResponse({ code: 'bad_request', detail: 'CONNECT is not supported: this server is not a proxy.' }, config.siteUrl, requestId));
+    void response.then((r) => {
+      requestLog.refused(requestId, r.status, 'CONNECT');
+      return sendRaw(socket, r, { ...security.api, 'X-Request-Id': requestId });
+    }).catch(() => socket.destroy());
+  });
+
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    const problem = transportProblem(err);
+    const flight = flights.get(socket);
+    if (flight) {
+      // The parser gave up on this request's bytes: its body ends with the problem, which the route
+      // reading it answers (400, or 408); the connection closes after that answer.
+      const { req, res, body } = flight;
+      flight.notes.error = err.code;
+      // The end of the client's side in the middle of a request: it hung up.
+      if (err.code === 'HPE_INVALID_EOF_STATE') flight.notes.clientGone = true;
+      res.shouldKeepAlive = false;
+      if (!req.complete) body?.fail(new RequestBodyError(problem.code === 'request_timeout' ? 'request_timeout' : 'bad_request', problem.detail));
+      if (res.writableFinished) return void socket.destroy();
+      // A route that is not reading the body, or an answer already under way: do not wait forever.
+      const timer = setTimeout(() => {
+        if (!res.headersSent) answerApi(res, Promise.resolve(transportProblemResponse(problem, config.siteUrl, flight.requestId)));
+        else socket.destroy();
+      }, FRAMING_ANSWER_GRACE_MS);
+      timer.unref();
+      res.once('close', () => clearTimeout(timer));
+      setTimeout(() => socket.destroy(), FRAMING_ANSWER_GRACE_MS + LINGER.ms).unref();
       return;
     }
-    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\nX-Content-Type-Options: nosniff\r\n\r\n`);
+    const requestId = randomUUID();
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      requestLog.refused(requestId, null, err.code);
+      return void socket.destroy();
+    }
+    requestLog.refused(requestId, PROBLEMS[problem.code].status, err.code);
+    void sendRaw(socket, transportProblemResponse(problem, config.siteUrl, requestId), { ...security.api, 'X-Request-Id': requestId });
   });
   return server;
 }

@@ -98,7 +98,7 @@ export function loadStaticFiles(clientDir: string, { builtFor, servedAs, securit
       const all = {
         ...(isHtml ? security.html : security.file),
         ...headers,
-        ...(isHtml && { 'Content-Security-Policy': pageCsp(body.toString('utf8')) }),
+        ...(isHtml && { 'Content-Security-Policy': pageCsp(body.toString('utf8'), path) }),
         ETag: etag,
       };
       const flat = Object.entries(all).flat();

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { receiptOf, type LeadRecord } from '../leads/lead.ts';
-import { REPLAY_WINDOW_MS, StoreUnavailableError, type IdempotencyClaim, type LeadStore, type SubmitOutcome } from '../leads/store.ts';
+import { CommitOutcomeUnknownError, REPLAY_WINDOW_MS, StoreUnavailableError, type IdempotencyClaim, type LeadStore, type SubmitOutcome } from '../leads/store.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 
 /**
@@ -18,11 +18,24 @@ class Lost extends Error {}
 /** Any constant: the advisory lock that serialises migrations of instances starting at once. */
 const MIGRATION_LOCK = 7_311_204;
 
-// Connection failures, shutdowns and resource exhaustion: the store is unreachable, not wrong.
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '53300', '08000', '08003', '08006', '08001', '08004']);
+// Connection failures, shutdowns and resource exhaustion (too many connections, a full disk, an
+// I/O error, no memory): the store cannot take the lead now, and nothing was stored.
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE',
+  '57P01', '57P02', '57P03', '53000', '53100', '53200', '53300', '58030', '08000', '08003', '08006', '08001', '08004',
+]);
 function isUnavailable(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
-  return UNAVAILABLE_CODES.has(e?.code ?? '') || /timeout|terminat|Connection|connect/i.test(e?.message ?? '');
+  return UNAVAILABLE_CODES.has(e?.code ?? '') || (!(err instanceof pg.DatabaseError) && /timeout|terminat|Connection|connect/i.test(e?.message ?? ''));
+}
+
+/**
+ * Whether a failed COMMIT leaves its outcome unknown: the connection was lost (or the server shut
+ * down) after COMMIT was sent, so the transaction may have committed. An error the server answered
+ * to COMMIT (a deferred constraint, a full disk) means it was rolled back.
+ */
+function commitOutcomeUnknown(err: unknown): boolean {
+  return !(err instanceof pg.DatabaseError) || /^57P0[123]$/.test(err.code ?? '');
 }
 
 interface LeadRow {
@@ -63,17 +76,31 @@ export async function openPostgresStore(url: string): Promise<LeadStore> {
     } catch (err) {
       throw new StoreUnavailableError('PostgreSQL cannot be reached', { cause: err });
     }
+    // A checked-out client whose connection drops emits 'error' (the pool listens only to idle
+    // ones): without a listener that would end the process. The query in flight rejects anyway.
+    const onConnectionError = () => {};
+    client.on('error', onConnectionError);
     let broken: unknown;
     try {
       await client.query('BEGIN');
       const result = await fn(client);
-      await client.query('COMMIT');
+      let committed: pg.QueryResult;
+      try {
+        committed = await client.query('COMMIT');
+      } catch (err) {
+        if (commitOutcomeUnknown(err)) throw new CommitOutcomeUnknownError('PostgreSQL connection failed after COMMIT was sent', { cause: err });
+        throw err;
+      }
+      // COMMIT of a transaction that had failed answers ROLLBACK, without an error.
+      if (committed.command !== 'COMMIT') throw new Error(`PostgreSQL answered COMMIT with ${committed.command}: the transaction was rolled back`);
       return result;
     } catch (err) {
-      broken = isUnavailable(err) ? err : undefined;
+      broken = err instanceof StoreUnavailableError || isUnavailable(err) ? err : undefined;
       await client.query('ROLLBACK').catch(() => {});
-      throw broken ? new StoreUnavailableError('PostgreSQL connection failed', { cause: err }) : err;
+      if (err instanceof StoreUnavailableError) throw err;
+      throw broken ? new StoreUnavailableError('PostgreSQL connection failed or cannot write', { cause: err }) : err;
     } finally {
+      client.off('error', onConnectionError);
       client.release(broken instanceof Error ? broken : undefined);
     }
   }

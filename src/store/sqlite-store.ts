@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { receiptOf, type LeadRecord } from '../leads/lead.ts';
-import { REPLAY_WINDOW_MS, StoreUnavailableError, type IdempotencyClaim, type LeadStore, type SubmitOutcome } from '../leads/store.ts';
+import { CommitOutcomeUnknownError, REPLAY_WINDOW_MS, StoreUnavailableError, type IdempotencyClaim, type LeadStore, type SubmitOutcome } from '../leads/store.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 
 // node:sqlite waits synchronously: a lock held by another process blocks the event loop this long
@@ -39,7 +39,17 @@ function rowToLead(row: LeadRow): LeadRecord {
   };
 }
 
-const isBusy = (err: unknown) => err instanceof Error && /SQLITE_BUSY|database is locked/i.test(`${(err as { code?: string }).code ?? ''} ${err.message}`);
+/**
+ * SQLite's primary result codes that mean the store cannot write now (busy or locked beyond the
+ * timeout, out of memory, read-only, an I/O error, a full disk, a file it cannot open), not that
+ * the submission was wrong: answered 503, nothing stored.
+ */
+const UNAVAILABLE_CODES = new Set([5, 6, 7, 8, 10, 13, 14, 15]);
+const SQLITE_IOERR = 10;
+const primaryCode = (err: unknown): number | undefined => {
+  const code = (err as { errcode?: unknown } | undefined)?.errcode;
+  return typeof code === 'number' ? code & 0xff : undefined;
+};
 
 /** How the SQLite store commits. */
 export interface SqliteStoreOptions {
@@ -114,6 +124,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
    */
   function commitBatch(batch: Pending[]): void {
     const outcomes: Array<{ ok: SubmitOutcome } | { err: unknown }> = [];
+    let phase: 'transaction' | 'commit' = 'transaction';
     try {
       db.exec('BEGIN IMMEDIATE');
       for (const item of batch) {
@@ -127,6 +138,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
           outcomes.push({ err });
         }
       }
+      phase = 'commit';
       db.exec('COMMIT');
     } catch (err) {
       try {
@@ -134,7 +146,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
       } catch {
         // The transaction is gone with the connection; the batch is refused below either way.
       }
-      for (const item of batch) item.reject(storeError(err));
+      for (const item of batch) item.reject(storeError(err, phase));
       return;
     }
     batch.forEach((item, i) => {
@@ -160,7 +172,18 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     });
   }
 
-  const storeError = (err: unknown) => (isBusy(err) || !db.isOpen ? new StoreUnavailableError('the SQLite store is busy or closed', { cause: err }) : err);
+  /**
+   * What a failure of SQLite means to the caller. An I/O error at COMMIT may come after the commit
+   * reached the write-ahead log (a failed fsync): the lead may be stored. A full disk at COMMIT
+   * means it was not written. Anything else is the submission's own failure (a bug): a 500.
+   */
+  const storeError = (err: unknown, phase: 'transaction' | 'commit' = 'transaction') => {
+    if (!db.isOpen) return new StoreUnavailableError('the SQLite store is closed', { cause: err });
+    const code = primaryCode(err);
+    if (code === undefined || !UNAVAILABLE_CODES.has(code)) return err;
+    const reason = `SQLite ${phase === 'commit' ? 'COMMIT' : 'write'} failed: ${(err as { errstr?: string }).errstr ?? (err as Error).message}`;
+    return phase === 'commit' && code === SQLITE_IOERR ? new CommitOutcomeUnknownError(reason, { cause: err }) : new StoreUnavailableError(reason, { cause: err });
+  };
 
   const guard = <T>(fn: () => T): Promise<T> => {
     try {

@@ -100,3 +100,86 @@ export async function startOwnRedis(): Promise<{ url: string; stop(): Promise<vo
     }),
   };
 }
+
+/**
+ * A PostgreSQL proxy that can cut the connection at the moment of truth: when armed, the next
+ * `COMMIT` a client sends is either forwarded to the server and its answer withheld (the commit
+ * happens, the client never learns it), or dropped (it never happens); either way the client's
+ * connection is then cut. Everything else is relayed as it is.
+ */
+export async function commitCuttingProxy(targetPort = 5432): Promise<{ port: number; cutAtNextCommit(mode: 'after-commit' | 'before-commit'): Promise<void>; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let armed: { mode: 'after-commit' | 'before-commit'; done(): void } | undefined;
+  const server = createServer((client) => {
+    const upstream = connect(targetPort, '127.0.0.1');
+    let relayAnswers = true;
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => {});
+      s.on('close', () => sockets.delete(s));
+    }
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    upstream.on('data', (data) => {
+      if (relayAnswers) client.write(data);
+    });
+    // Frontend messages: the startup message (length first), then a type byte and a length each.
+    let buffered = Buffer.alloc(0);
+    let started = false;
+    client.on('data', (data) => {
+      buffered = Buffer.concat([buffered, data]);
+      for (;;) {
+        const offset = started ? 1 : 0;
+        if (buffered.length < offset + 4) return;
+        const size = offset + buffered.readInt32BE(offset);
+        if (buffered.length < size) return;
+        const message = buffered.subarray(0, size);
+        buffered = buffered.subarray(size);
+        const isCommit = started && message[0] === 0x51 && /^COMMIT\b/i.test(message.subarray(5, size - 1).toString('utf8').trim());
+        started = true;
+        if (isCommit && armed) {
+          const { mode, done } = armed;
+          armed = undefined;
+          relayAnswers = false;
+          if (mode === 'after-commit') upstream.write(message);
+          // Long enough for the server to commit; the client hears nothing, then loses its connection.
+          setTimeout(() => {
+            client.destroy();
+            upstream.destroy();
+            done();
+          }, 200);
+          return;
+        }
+        upstream.write(message);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    cutAtNextCommit: (mode) => new Promise<void>((resolve) => {
+      armed = { mode, done: resolve };
+    }),
+    close: () => new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** Whether this process may mount a small tmpfs (to fill a disk for real); in CI it must. */
+export function canMountTmpfs(): boolean {
+  const probe = spawnSync('sh', ['-c', 'd=$(mktemp -d) && mount -t tmpfs -o size=1m tmpfs "$d" && umount "$d"; r=$?; rmdir "$d"; exit $r'], { timeout: 5_000 });
+  if (probe.status === 0) return true;
+  const message = 'a tmpfs cannot be mounted here (root or CAP_SYS_ADMIN is needed): the full-disk tests are skipped';
+  if (process.env.CI) throw new Error(`CI requires that ${message.replace(': the full-disk tests are skipped', '')}`);
+  console.warn(message);
+  return false;
+}
+
+/** Mounts a tmpfs of `sizeKiB` at `dir`; the returned function unmounts it. */
+export function mountTmpfs(dir: string, sizeKiB: number): () => void {
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKiB}k`, 'tmpfs', dir]);
+  if (mounted.status !== 0) throw new Error(`mount failed: ${mounted.stderr}`);
+  return () => void spawnSync('umount', ['-l', dir]);
+}
