@@ -3,6 +3,7 @@ import mdx from '@astrojs/mdx';
 import node from '@astrojs/node';
 import { defineConfig } from 'astro/config';
 import { getConfig } from './src/config.ts';
+import { MAX_FORM_BODY_BYTES } from './src/service-info.ts';
 import { inlineCodeGuard } from './src/integrations/inline-code-guard.ts';
 import { serverBundle } from './src/integrations/server-bundle.ts';
 
@@ -27,8 +28,25 @@ export default defineConfig({
   security: {
     // The lead paths accept only application/json, which a cross-site HTML form cannot send and a
     // cross-site script cannot send without a CORS preflight that we never grant; Astro's check
-    // would answer form-typed POSTs with a text/plain 403 before our 415 problem.
+    // would answer form-typed POSTs with a text/plain 403 before our 415 problem. The web forms
+    // have a check of their own (src/web-forms/origin.ts), which knows the address behind a proxy.
     checkOrigin: false,
+    // A web form's body, URL-encoded: the API's fields at their longest, with room for encoding.
+    actionBodySizeLimit: MAX_FORM_BODY_BYTES,
+  },
+  vite: {
+    build: {
+      // Scripts as files, never inline (the pages' Content-Security-Policy allows this site's files only).
+      assetsInlineLimit: 0,
+      rolldownOptions: {
+        // Astro's own MDX modules carry a directive the bundler warns about, a dozen lines per build
+        // that say nothing about the site (withastro/astro#18087): silence that warning alone.
+        onwarn(warning, warn) {
+          if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('astro:head-inject')) return;
+          warn(warning);
+        },
+      },
+    },
   },
   devToolbar: { enabled: false },
   server: { host: config.host, port: config.port },

@@ -50,7 +50,7 @@ const server = createServer((req, res) => {
     }
     const v = validateLead(body);
     if (!v.ok) return void res.writeHead(422, { 'Content-Type': 'application/json' }).end(JSON.stringify(v.errors));
-    const lead = toLeadRecord(v.lead, { receivedVia: '/api/v1/leads', clientAddress: req.socket.remoteAddress ?? '', userAgent: null, now: new Date() });
+    const lead = toLeadRecord(v.lead, { receivedVia: '/api/v1/leads', channel: 'api', clientAddress: req.socket.remoteAddress ?? '', userAgent: null, now: new Date() });
     insert.run(lead.id, lead.formType, lead.receivedAt, lead.receivedVia, JSON.stringify(lead.fields), lead.phoneE164, lead.emailNormalised, lead.fingerprint, JSON.stringify(lead.consent));
     res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ id: lead.id, formType: lead.formType, status: 'received', receivedAt: lead.receivedAt }));
   });

@@ -1,24 +1,40 @@
 /**
  * Astro middleware, run for every on-demand request under `astro dev`, our server or any adapter:
- * hands the process's services and this request's facts to the route as `locals`, and puts the
- * security headers of its class and the request id on what the route answers.
+ * hands the process's services and this request's facts to the route as `locals`, refuses a web
+ * form submission sent from another site, and puts the security headers of its class and the
+ * request id on what the route answers.
  */
 import { randomUUID } from 'node:crypto';
 import { defineMiddleware } from 'astro:middleware';
 import { isApiPath } from './http/routes.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { services } from './services.ts';
+import { isFormSubmission, sameOrigin } from './web-forms/origin.ts';
 
 export const onRequest = defineMiddleware(async (context, next) => {
   // Prerendering at build time needs no store, and must not open one.
   if (context.isPrerendered) return next();
   const locals = context.locals;
   locals.services = await services();
-  // Our server gives the request id and the client address (with its TRUST_PROXY rule); elsewhere
-  // (astro dev, another adapter) they are made here from what Astro knows.
-  locals.request ??= { id: randomUUID(), clientAddress: context.clientAddress };
+  // Our server gives the request id, the client address (with its TRUST_PROXY rule) and the Host
+  // it was sent to; elsewhere (astro dev, another adapter) they are made here from what Astro knows.
+  locals.request ??= { id: randomUUID(), clientAddress: context.clientAddress, host: context.request.headers.get('host') ?? undefined };
   const headers = securityHeaders(locals.services.config);
-  return withHeaders(await next(), { ...(isApiPath(context.url.pathname) ? headers.api : headers.html), 'X-Request-Id': locals.request.id });
+  const path = context.url.pathname;
+  const api = isApiPath(path) || path.startsWith('/_actions/');
+  const set: Record<string, string> = { ...(api ? headers.api : headers.onDemandPage), 'X-Request-Id': locals.request.id };
+  if (!isApiPath(path) && isFormSubmission(context.request.method, context.url) && !sameOrigin(context.request.headers, locals.services.config.siteUrl, locals.request.host)) {
+    locals.services.logger.info({ reqId: locals.request.id, path }, 'web form submission from another site refused');
+    const refusal = new Response('This form can only be sent from its page on this site. Nothing was sent. Go back to the form, reload it and send it again.\n', {
+      status: 403,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    });
+    return withHeaders(refusal, { ...headers.api, 'X-Request-Id': locals.request.id });
+  }
+  const response = await next();
+  // Astro sends pages as bare text/html; the pages are UTF-8.
+  if (response.headers.get('content-type') === 'text/html') set['Content-Type'] = 'text/html; charset=utf-8';
+  return withHeaders(response, set);
 });
 
 /** `response` with `headers` added; a response whose headers are immutable (a redirect) is copied first. */

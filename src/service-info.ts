@@ -10,6 +10,12 @@ export const API_VERSION = '1.0.0';
 
 /** The largest lead body, in bytes (spec section 8). */
 export const MAX_BODY_BYTES = 20_000;
+/**
+ * The largest web-form body: URL encoding can triple a character, so a form at the API's field
+ * limits may take more bytes than its JSON would.
+ */
+export const MAX_FORM_BODY_BYTES = 64 * 1024;
+
 /** `MAX_BODY_BYTES` as people write it: "20,000". */
 export const MAX_BODY_TEXT = MAX_BODY_BYTES.toLocaleString('en-US');
 

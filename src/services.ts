@@ -48,6 +48,10 @@ async function open(): Promise<Services> {
     await store.close();
     throw new StartupError(sunset);
   }
+  const formTokenKey = await store.secret('web-form-token').catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
   const limits = createLimiter(config);
   let closing: Promise<void> | undefined;
   return Object.freeze({
@@ -56,6 +60,7 @@ async function open(): Promise<Services> {
     store,
     limiter: limits.limiter,
     aliasHeaders: aliasHeaders(config),
+    formTokenKey,
     close: () => (closing ??= Promise.all([store.close(), limits.close()]).then(() => undefined)),
   });
 }

@@ -1,22 +1,34 @@
 /** Site-wide facts for the pages: the public origin and the navigation, read once at build time. */
-import { getCollection } from 'astro:content';
+import { getCollection, getEntry } from 'astro:content';
 import { getConfig } from './config.ts';
 import { serviceLinks } from './service-info.ts';
+import { WEB_FORMS } from './web-forms/forms.ts';
 
 /** The public origin (`SITE_URL`) the pages link with. */
 export const siteUrl = getConfig().siteUrl;
 export const links = serviceLinks(siteUrl);
+
+/** The company's name, as `content/company.yaml` says. */
+export async function companyName(): Promise<string> {
+  const company = await getEntry('company', 'company');
+  if (!company) throw new Error('content/company.yaml must have a `company` entry');
+  return company.data.name;
+}
 
 /** The URL path of a content entry: `index` is `/`, `developers` is `/developers`. */
 export function pagePath(id: string): string {
   return id === 'index' ? '/' : `/${id}`;
 }
 
-/** Navigation: the content pages that ask for a place, then the generated ones. */
+/** Navigation: the content pages and the web forms that ask for a place, in their order, then the generated ones. */
 export async function navigation(): Promise<Array<{ href: string; label: string }>> {
-  const pages = (await getCollection('pages')).filter((p) => p.data.nav).sort((a, b) => a.data.nav!.order - b.data.nav!.order);
+  const formPath = (id: string) => Object.values(WEB_FORMS).find((f) => f.entry === id)!.path;
+  const entries = [
+    ...(await getCollection('pages')).flatMap((p) => (p.data.nav ? [{ href: pagePath(p.id), ...p.data.nav }] : [])),
+    ...(await getCollection('forms')).map((f) => ({ href: formPath(f.id), ...f.data.nav })),
+  ].sort((a, b) => a.order - b.order);
   return [
-    ...pages.map((p) => ({ href: pagePath(p.id), label: p.data.nav!.label })),
+    ...entries.map(({ href, label }) => ({ href, label })),
     { href: '/developers/errors', label: 'Errors' },
     { href: '/api-docs', label: 'API reference' },
   ];

@@ -20,6 +20,7 @@ async function exportLeads(): Promise<void> {
         phoneE164: lead.phoneE164,
         emailNormalised: lead.emailNormalised,
         consent: lead.consent,
+        ...(lead.disclosure && { disclosure: lead.disclosure }),
       });
       // Respect back-pressure so that a large export piped to a slow reader does not pile up in memory.
       if (!process.stdout.write(`${line}\n`)) await new Promise((resolve) => process.stdout.once('drain', resolve));

@@ -12,6 +12,8 @@ export interface AppServices {
   logger: Logger;
   /** `Deprecation`, `Link` and, when configured, `Sunset` of the `/api/leads` alias. */
   aliasHeaders: Readonly<Record<string, string>>;
+  /** The key that signs the web forms' tokens, held in the store (the same for every instance). */
+  formTokenKey: Buffer;
 }
 
 /** Facts about one request that the transport knows: given by our server, or made by the middleware. */
@@ -20,6 +22,8 @@ export interface RequestInfo {
   id: string;
   /** The client's address (see `client-address.ts`). */
   clientAddress: string;
+  /** The Host the client sent (our server pins the request's own Host to `SITE_URL`'s). */
+  host: string | undefined;
 }
 
 /** The `locals` of an API request. */

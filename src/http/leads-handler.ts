@@ -59,7 +59,7 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
       : new Problem('validation_failed', `${plural(errors.length, 'field problem')} found; each is listed in errors.`, { errors });
   }
   const idempotencyKey = parseIdempotencyKey(request.headers.get('idempotency-key'));
-  const meta = { receivedVia: route.path, clientAddress: ctx.request.clientAddress, userAgent: request.headers.get('user-agent'), now: new Date() };
+  const meta = { receivedVia: route.path, channel: 'api' as const, clientAddress: ctx.request.clientAddress, userAgent: request.headers.get('user-agent'), now: new Date() };
   const outcome = await submitLead(services.store, validation.lead, body, meta, idempotencyKey);
   switch (outcome.kind) {
     case 'created':

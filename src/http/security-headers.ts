@@ -14,6 +14,12 @@ export interface SecurityHeaders {
   api: HeaderSet;
   /** HTML pages, before their own Content-Security-Policy (see `pageCsp`). */
   html: HeaderSet;
+  /**
+   * Pages rendered on demand (the web forms): the page headers, a policy that allows this site's
+   * own script files and nothing inline, and no caching (they carry a form token and, after an
+   * error, what the person typed).
+   */
+  onDemandPage: HeaderSet;
   /** Every other file (CSS, JSON documents, text, images). */
   file: HeaderSet;
 }
@@ -43,6 +49,14 @@ function buildSecurityHeaders(siteUrl: string): SecurityHeaders {
       'X-Frame-Options': 'DENY',
     },
     file: { ...common, 'Content-Security-Policy': locked },
+    onDemandPage: {
+      ...common,
+      'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'X-Frame-Options': 'DENY',
+      'Content-Security-Policy': pageCsp('<script src="/_astro/"></script>', '/'),
+      'Cache-Control': 'no-store',
+    },
   });
 }
 

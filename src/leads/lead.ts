@@ -3,8 +3,22 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { ValidLead } from './validate.ts';
 import type { FormType } from './schema.ts';
 
+/** How a lead reached the company: the public API, or the company's own web form on this site. */
+export type Channel = 'api' | 'web-form';
+
+/** The consent disclosure a person saw on the web form: its exact text, and the version naming it. */
+export interface Disclosure {
+  /** A hash of the text: it changes whenever the text does. */
+  version: string;
+  text: string;
+}
+
 /** What the customer's consent rests on, recorded with every lead. */
 export interface ConsentEvidence {
+  /** How the lead came. */
+  channel: Channel;
+  /** The version of the disclosure shown beside the consent checkbox (web form); `null` from the API. */
+  disclosureVersion: string | null;
   /** `true` for a quote request (the only accepted value); `null` for a contact message, which has no such field. */
   communicationsConsent: boolean | null;
   consentTimestamp: string | null;
@@ -29,14 +43,30 @@ export interface LeadRecord {
   /** Hash of form, normalised contact and content: equal for duplicates. */
   fingerprint: string;
   consent: ConsentEvidence;
+  /** The disclosure `consent.disclosureVersion` names, stored once per version beside the leads. */
+  disclosure?: Disclosure;
 }
 
 /** Where and how a submission arrived: facts only the transport knows. */
 export interface SubmissionMeta {
+  /** The path it came by (the API path, or the web form's page). */
   receivedVia: string;
+  channel: Channel;
+  /** The disclosure the person saw (web form only). */
+  disclosure?: Disclosure;
   clientAddress: string;
   userAgent: string | null;
   now: Date;
+}
+
+/** Consent evidence as stored: leads stored before the web forms existed all came by the API. */
+export function storedConsent(stored: Omit<ConsentEvidence, 'channel' | 'disclosureVersion'> & Partial<ConsentEvidence>): ConsentEvidence {
+  return { channel: 'api', disclosureVersion: null, ...stored };
+}
+
+/** The version of a disclosure text: the first 16 hex digits of its SHA-256. */
+export function disclosureOf(text: string): Disclosure {
+  return { version: createHash('sha256').update(text).digest('hex').slice(0, 16), text };
 }
 
 const fold = (s: string) => s.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
@@ -62,7 +92,14 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta): LeadRecord 
   const emailNormalised = email.toLowerCase();
   const receivedAt = meta.now.toISOString();
   const base = { id: randomUUID(), receivedAt, receivedVia: meta.receivedVia, phoneE164: phone.e164, emailNormalised };
-  const evidence = { serverTime: receivedAt, clientAddress: meta.clientAddress, userAgent: cleanUserAgent(meta.userAgent) };
+  const evidence = {
+    channel: meta.channel,
+    disclosureVersion: meta.disclosure?.version ?? null,
+    serverTime: receivedAt,
+    clientAddress: meta.clientAddress,
+    userAgent: cleanUserAgent(meta.userAgent),
+  };
+  const disclosure = meta.disclosure && { disclosure: meta.disclosure };
   if (lead.formType === 'quote') {
     const d = lead.data;
     const fields: Record<string, string | boolean> = {
@@ -73,7 +110,7 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta): LeadRecord 
     };
     const content = [d.bedrooms, d.bathrooms, fold(d.service), fold(d.notes)];
     return {
-      ...base, formType: 'quote', fields,
+      ...base, formType: 'quote', fields, ...disclosure,
       fingerprint: sha256(JSON.stringify(['quote', fold(d.name), emailNormalised, phone.e164, ...content])),
       consent: { communicationsConsent: true, consentTimestamp: d.consentTimestamp ?? null, pageUrl: d.pageUrl ?? null, ...evidence },
     };
@@ -81,7 +118,7 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta): LeadRecord 
   const d = lead.data;
   const fields = { formType: 'support', name: d.name, email: d.email, phone: phone.sent, helpWith: d.helpWith, message: d.message };
   return {
-    ...base, formType: 'support', fields,
+    ...base, formType: 'support', fields, ...disclosure,
     fingerprint: sha256(JSON.stringify(['support', fold(d.name), emailNormalised, phone.e164, fold(d.helpWith), fold(d.message)])),
     consent: { communicationsConsent: null, consentTimestamp: null, pageUrl: null, ...evidence },
   };

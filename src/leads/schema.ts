@@ -4,6 +4,7 @@
  * together and the generated-body tests hold every answer against the description.
  */
 import { z } from 'zod';
+import { FIELDS } from './fields.ts';
 import { toE164UsPhone } from './phone.ts';
 
 /** Field limits, published as `maxLength` in the OpenAPI description. */
@@ -40,33 +41,34 @@ const longText = (max: number) => z.string().trim().max(max).refine(safe(UNSAFE_
 const Phone = text(MAX_LENGTH.phone).transform((sent, ctx) => {
   const e164 = toE164UsPhone(sent);
   if (!e164) {
-    ctx.addIssue({ code: 'custom', ...format('phone must be a 10-digit U.S. phone number, such as (503) 555-0142') });
+    ctx.addIssue({ code: 'custom', ...format(`phone must be ${FIELDS.phone.expects}`) });
     return z.NEVER;
   }
   return { sent, e164 };
 });
 
-const Email = text(MAX_LENGTH.email).pipe(z.email(format('email must be an e-mail address, such as jane@example.com')));
+const Email = text(MAX_LENGTH.email).pipe(z.email(format(`email must be ${FIELDS.email.expects}`)));
 
-const Bedrooms = text(2).refine((s) => /^(?:[0-9]|1[0-9]|20)$/.test(s), format('bedrooms must be a whole number from "0" (studio) to "20"'));
+/** Whole numbers from 0 (a studio) to 20. */
+export const BEDROOMS_PATTERN = /^(?:[0-9]|1[0-9]|20)$/;
+/** 0.5 to 20 in halves, with an optional leading zero and an optional `.0`. */
+export const BATHROOMS_PATTERN = /^(?:0?0\.5|0?[1-9](?:\.[05])?|1[0-9](?:\.[05])?|20(?:\.0)?)$/;
 
-const Bathrooms = text(4).refine((s) => {
-  if (!/^\d{1,2}(?:\.[05])?$/.test(s)) return false;
-  const n = Number(s);
-  return n >= 0.5 && n <= 20;
-}, format('bathrooms must be a number from "0.5" to "20" in halves, such as "2" or "2.5"'));
+// The pattern bounds the length: no separate maximum, whose message would say less.
+const Bedrooms = z.string().trim().min(1).regex(BEDROOMS_PATTERN, format(`bedrooms must be ${FIELDS.bedrooms.expects}`));
+const Bathrooms = z.string().trim().min(1).regex(BATHROOMS_PATTERN, format(`bathrooms must be ${FIELDS.bathrooms.expects}`));
 
 const ConsentTimestamp = z
   .string()
   .max(MAX_LENGTH.consentTimestamp)
-  .pipe(z.iso.datetime(format('consentTimestamp must be an ISO 8601 UTC date-time, such as 2026-11-22T17:03:00Z')))
+  .pipe(z.iso.datetime(format(`consentTimestamp must be ${FIELDS.consentTimestamp.expects}`)))
   .refine(
     (s) => Date.parse(s) <= Date.now() + CONSENT_CLOCK_SKEW_MS,
-    format('consentTimestamp must not be more than 5 minutes in the future'),
+    format(`consentTimestamp must not be more than ${CONSENT_CLOCK_SKEW_MS / 60_000} minutes in the future`),
   );
 
 const PageUrl = text(MAX_LENGTH.pageUrl).pipe(
-  z.url({ protocol: /^https?$/, hostname: /^[^\s]+$/, ...format('pageUrl must be an absolute http or https URL') }),
+  z.url({ protocol: /^https?$/, hostname: /^[^\s]+$/, ...format(`pageUrl must be ${FIELDS.pageUrl.expects}`) }),
 );
 
 /** A quote request: the default form (`formType` absent or `"quote"`). */

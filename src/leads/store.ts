@@ -49,8 +49,13 @@ export interface LeadStore {
   submit(lead: LeadRecord, claim: IdempotencyClaim | undefined): Promise<SubmitOutcome>;
   /** Resolves when the store answers; rejects with `StoreUnavailableError` when it does not. */
   ping(): Promise<void>;
-  /** Every stored lead, oldest first. */
+  /** Every stored lead, oldest first, with the disclosure its consent names. */
   exportLeads(): AsyncIterable<LeadRecord>;
+  /**
+   * A random 32-byte key kept in the store under `name`, made on first use: the same for every
+   * instance sharing the store and across restarts (web-form tokens, keyed hashes).
+   */
+  secret(name: string): Promise<Buffer>;
   /** When `value` was first announced under `name`, if it was: how notice periods survive restarts. */
   announcedAt(name: string, value: string): Promise<Date | undefined>;
   /** Remembers that `value` is announced under `name` from `at` on, replacing an earlier value. */

@@ -3,6 +3,7 @@
  * the contract's codes and a JSON Pointer into the body.
  */
 import type { z } from 'zod';
+import { fieldOf, FIELDS } from './fields.ts';
 import { ContactMessage, QuoteRequest, type FormType } from './schema.ts';
 
 /** One field problem, with a JSON Pointer into the body: an item of a 422's `errors`. */
@@ -37,14 +38,15 @@ function toFieldError(issue: z.core.$ZodIssue, body: Record<string, unknown>, fo
     }));
   }
   if (field === 'communicationsConsent') {
-    return [{ pointer, code: 'consent_required', detail: 'communicationsConsent must be the JSON value true: submit only when the customer has asked to be contacted' }];
+    return [{ pointer, code: 'consent_required', detail: `communicationsConsent must be ${FIELDS.communicationsConsent.expects}` }];
   }
   const absent = issue.path.length === 1 && !Object.hasOwn(body, field);
+  const known = fieldOf({ pointer });
   switch (issue.code) {
     case 'invalid_type':
       return absent
         ? [{ pointer, code: 'required', detail: `${field} is required` }]
-        : [{ pointer, code: 'invalid_type', detail: `${field} must be a ${issue.expected}` }];
+        : [{ pointer, code: 'invalid_type', detail: `${field} must be ${known ? FIELDS[known].expects : `a ${issue.expected}`}` }];
     case 'too_small':
       return [{ pointer, code: 'required', detail: `${field} is required and must not be empty` }];
     case 'too_big':
@@ -65,7 +67,7 @@ export function validateLead(body: unknown): Validation {
     return {
       ok: false,
       consentMissing: false,
-      errors: [{ pointer: '#/formType', code: 'not_allowed', detail: 'formType must be "quote" (or absent) for a quote request, or "support" for a contact message' }],
+      errors: [{ pointer: '#/formType', code: 'not_allowed', detail: `formType must be ${FIELDS.formType.expects}` }],
     };
   }
   const form: FormType = selector === 'support' ? 'support' : 'quote';
@@ -73,7 +75,9 @@ export function validateLead(body: unknown): Validation {
   if (result.success) {
     return { ok: true, lead: form === 'support' ? { formType: 'support', data: result.data as ContactMessage } : { formType: 'quote', data: result.data as QuoteRequest } };
   }
-  const errors = result.error.issues.flatMap((issue) => toFieldError(issue, record, form));
+  // One problem per field: the first found (an empty value is "required", not also "invalid_format").
+  const seen = new Set<string>();
+  const errors = result.error.issues.flatMap((issue) => toFieldError(issue, record, form)).filter((e) => !seen.has(e.pointer) && seen.add(e.pointer));
   return { ok: false, consentMissing: errors.some((e) => e.code === 'consent_required'), errors };
 }
 

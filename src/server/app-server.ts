@@ -112,6 +112,7 @@ export function createAppServer(options: AppServerOptions): Server {
     res.once('close', () => (req.complete ? land() : req.once('end', land)));
     // Astro builds its URL from Host and the target: both are pinned here, so that the path this
     // server routes by is the path Astro routes by (a crafted Host cannot move a request between them).
+    const sentHost = req.headers.host;
     req.headers.host = siteHost;
 
     if (!target) {
@@ -128,7 +129,7 @@ export function createAppServer(options: AppServerOptions): Server {
     if (file && (req.method === 'GET' || req.method === 'HEAD')) return serveFile(req, res, requestId, file);
     res.setHeader('X-Request-Id', requestId);
     // Built only for requests that reach Astro: static files do not need the client's address.
-    const request: RequestInfo = { id: requestId, clientAddress: clientAddress(socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy) };
+    const request: RequestInfo = { id: requestId, clientAddress: clientAddress(socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy), host: sentHost };
 
     if (FORBIDDEN_METHODS.has(req.method ?? '')) {
       if (isApiPath(path)) {
@@ -177,7 +178,7 @@ export function createAppServer(options: AppServerOptions): Server {
     socket.on('error', () => {});
     const target = normaliseTarget(req.url ?? '');
     const route = target && isApiPath(target.path) ? findApiRoute(target.path) : undefined;
-    const request: RequestInfo = { id: requestId, clientAddress: clientAddress(socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy) };
+    const request: RequestInfo = { id: requestId, clientAddress: clientAddress(socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy), host: req.headers.host };
     const response = route
       ? serveRoute(route, 'CONNECT', undefined, { services, request })
       : Promise.resolve(transportProblemResponse({ code: 'bad_request', detail: 'CONNECT is not supported: this server is not a proxy.' }, config.siteUrl, requestId));

@@ -37,6 +37,22 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 2,
+    name: 'consent disclosures of the web forms, and server-held keys',
+    sql: `
+      CREATE TABLE disclosures (
+        version TEXT PRIMARY KEY,
+        text TEXT NOT NULL,
+        first_seen_at TEXT NOT NULL
+      ) STRICT;
+      CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        value BLOB NOT NULL,
+        created_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 /**
@@ -76,6 +92,22 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         name text PRIMARY KEY,
         value text NOT NULL,
         first_seen_at timestamptz NOT NULL
+      );
+    `,
+  },
+  {
+    version: 2,
+    name: 'consent disclosures of the web forms, and server-held keys',
+    sql: `
+      CREATE TABLE disclosures (
+        version text PRIMARY KEY,
+        text text NOT NULL,
+        first_seen_at timestamptz NOT NULL
+      );
+      CREATE TABLE secrets (
+        name text PRIMARY KEY,
+        value bytea NOT NULL,
+        created_at timestamptz NOT NULL
       );
     `,
   },

@@ -5,7 +5,8 @@
  * instances cannot both win; versioned migrations applied at start-up under an advisory lock.
  */
 import pg from 'pg';
-import { receiptOf, type LeadRecord } from '../leads/lead.ts';
+import { randomBytes } from 'node:crypto';
+import { receiptOf, storedConsent, type LeadRecord } from '../leads/lead.ts';
 import { CommitOutcomeUnknownError, REPLAY_WINDOW_MS, StoreUnavailableError, type IdempotencyClaim, type LeadStore, type SubmitOutcome } from '../leads/store.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 
@@ -48,19 +49,25 @@ interface LeadRow {
   email_normalised: string;
   fingerprint: string;
   consent: LeadRecord['consent'];
+  /** Joined from `disclosures` by the export. */
+  disclosure_text: string | null;
 }
 
-const rowToLead = (r: LeadRow): LeadRecord => ({
-  id: r.id,
-  formType: r.form_type,
-  receivedAt: r.received_at.toISOString(),
-  receivedVia: r.received_via,
-  fields: r.fields,
-  phoneE164: r.phone_e164,
-  emailNormalised: r.email_normalised,
-  fingerprint: r.fingerprint,
-  consent: r.consent,
-});
+function rowToLead(r: LeadRow): LeadRecord {
+  const consent = storedConsent(r.consent);
+  return {
+    id: r.id,
+    formType: r.form_type,
+    receivedAt: r.received_at.toISOString(),
+    receivedVia: r.received_via,
+    fields: r.fields,
+    phoneE164: r.phone_e164,
+    emailNormalised: r.email_normalised,
+    fingerprint: r.fingerprint,
+    consent,
+    ...(r.disclosure_text !== null && consent.disclosureVersion !== null && { disclosure: { version: consent.disclosureVersion, text: r.disclosure_text } }),
+  };
+}
 
 /** Opens a pool on `url`, applies migrations, and returns the store. */
 export async function openPostgresStore(url: string): Promise<LeadStore> {
@@ -136,6 +143,9 @@ export async function openPostgresStore(url: string): Promise<LeadStore> {
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
           [lead.id, lead.formType, receivedAt, lead.receivedVia, JSON.stringify(lead.fields), lead.phoneE164, lead.emailNormalised, lead.fingerprint, JSON.stringify(lead.consent)],
         );
+        if (lead.disclosure) {
+          await c.query('INSERT INTO disclosures (version, text, first_seen_at) VALUES ($1, $2, $3) ON CONFLICT (version) DO NOTHING', [lead.disclosure.version, lead.disclosure.text, receivedAt]);
+        }
         if (claim) {
           const won = await c.query(
             `INSERT INTO idempotency_keys (key, request_hash, lead_id, response, created_at) VALUES ($1, $2, $3, $4, $5)
@@ -178,11 +188,21 @@ export async function openPostgresStore(url: string): Promise<LeadStore> {
       // Keyset pages, so that an export of any size holds one page in memory at a time.
       let after: [Date, string] = [new Date(0), ''];
       for (;;) {
-        const { rows } = await pool.query<LeadRow>('SELECT * FROM leads WHERE (received_at, id) > ($1, $2) ORDER BY received_at, id LIMIT 500', after).catch(unavailable);
+        const { rows } = await pool.query<LeadRow>(
+          `SELECT leads.*, disclosures.text AS disclosure_text FROM leads
+           LEFT JOIN disclosures ON disclosures.version = leads.consent->>'disclosureVersion'
+           WHERE (received_at, id) > ($1, $2) ORDER BY received_at, id LIMIT 500`,
+          after,
+        ).catch(unavailable);
         for (const row of rows) yield rowToLead(row);
         if (rows.length < 500) return;
         after = [rows.at(-1)!.received_at, rows.at(-1)!.id];
       }
+    },
+    secret: async (name) => {
+      await pool.query('INSERT INTO secrets (name, value, created_at) VALUES ($1, $2, now()) ON CONFLICT (name) DO NOTHING', [name, randomBytes(32)]).catch(unavailable);
+      const { rows } = await pool.query<{ value: Buffer }>('SELECT value FROM secrets WHERE name = $1', [name]).catch(unavailable);
+      return rows[0]!.value;
     },
     announcedAt: async (name, value) => {
       const { rows } = await pool.query<{ first_seen_at: Date }>('SELECT first_seen_at FROM announcements WHERE name = $1 AND value = $2', [name, value]).catch(unavailable);

@@ -2,10 +2,11 @@
  * The embedded lead store on `node:sqlite`: WAL journal, `synchronous=FULL` (every commit is on
  * disk before `submit` resolves), a busy timeout for other processes on the same file.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { receiptOf, type LeadRecord } from '../leads/lead.ts';
+import { receiptOf, storedConsent, type LeadRecord } from '../leads/lead.ts';
 import { CommitOutcomeUnknownError, REPLAY_WINDOW_MS, StoreUnavailableError, type IdempotencyClaim, type LeadStore, type SubmitOutcome } from '../leads/store.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 
@@ -25,7 +26,9 @@ interface LeadRow {
   consent: string;
 }
 
-function rowToLead(row: LeadRow): LeadRecord {
+function rowToLead(row: LeadRow, disclosureText: (version: string) => string | undefined): LeadRecord {
+  const consent = storedConsent(JSON.parse(row.consent));
+  const text = consent.disclosureVersion === null ? undefined : disclosureText(consent.disclosureVersion);
   return {
     id: row.id,
     formType: row.form_type,
@@ -35,7 +38,8 @@ function rowToLead(row: LeadRow): LeadRecord {
     phoneE164: row.phone_e164,
     emailNormalised: row.email_normalised,
     fingerprint: row.fingerprint,
-    consent: JSON.parse(row.consent),
+    consent,
+    ...(text !== undefined && { disclosure: { version: consent.disclosureVersion!, text } }),
   };
 }
 
@@ -81,6 +85,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
      ON CONFLICT (key) DO UPDATE SET request_hash = excluded.request_hash, lead_id = excluded.lead_id,
        response = excluded.response, created_at = excluded.created_at`,
   );
+  const insertDisclosure = db.prepare('INSERT INTO disclosures (version, text, first_seen_at) VALUES (?, ?, ?) ON CONFLICT (version) DO NOTHING');
+  const selectDisclosure = db.prepare('SELECT text FROM disclosures WHERE version = ?');
+  const insertSecret = db.prepare('INSERT INTO secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING');
+  const selectSecret = db.prepare('SELECT value FROM secrets WHERE name = ?');
   const selectOne = db.prepare('SELECT 1');
   const selectAnnouncement = db.prepare('SELECT first_seen_at FROM announcements WHERE name = ? AND value = ?');
   const upsertAnnouncement = db.prepare(
@@ -102,6 +110,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     if (duplicate) return { kind: 'duplicate', leadId: duplicate.id };
     insertLead.run(lead.id, lead.formType, lead.receivedAt, lead.receivedVia, JSON.stringify(lead.fields), lead.phoneE164,
       lead.emailNormalised, lead.fingerprint, JSON.stringify(lead.consent));
+    if (lead.disclosure) insertDisclosure.run(lead.disclosure.version, lead.disclosure.text, lead.receivedAt);
     const receipt = receiptOf(lead);
     if (claim) saveKey.run(claim.key, claim.requestHash, lead.id, JSON.stringify(receipt), lead.receivedAt);
     return { kind: 'created', receipt };
@@ -198,8 +207,18 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     submit,
     ping: () => guard(() => void selectOne.get()),
     async *exportLeads() {
-      for (const row of db.prepare('SELECT * FROM leads ORDER BY received_at, id').iterate()) yield rowToLead(row as unknown as LeadRow);
+      const texts = new Map<string, string | undefined>();
+      const disclosureText = (version: string) => {
+        if (!texts.has(version)) texts.set(version, (selectDisclosure.get(version) as { text: string } | undefined)?.text);
+        return texts.get(version);
+      };
+      for (const row of db.prepare('SELECT * FROM leads ORDER BY received_at, id').iterate()) yield rowToLead(row as unknown as LeadRow, disclosureText);
     },
+    secret: (name) =>
+      guard(() => {
+        insertSecret.run(name, randomBytes(32), new Date().toISOString());
+        return Buffer.from((selectSecret.get(name) as { value: Uint8Array }).value);
+      }),
     announcedAt: (name, value) =>
       guard(() => {
         const row = selectAnnouncement.get(name, value) as { first_seen_at: string } | undefined;

@@ -2,7 +2,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium } from '../support/browser.ts';
+import { chromiumAvailable, launchChromium, offlinePage as openOfflinePage } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
 const PAGES = ['/', '/developers', '/developers/errors', '/terms', '/privacy', '/404-page-that-does-not-exist'];
@@ -20,22 +20,7 @@ describe.skipIf(!chromiumAvailable())('pages in Chromium', () => {
   });
 
   /** A page whose every request to another host is refused and recorded. */
-  async function offlinePage(width = 1280) {
-    const context = await browser.newContext({ viewport: { width, height: 800 } });
-    const foreign: string[] = [];
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith(server.url) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
-      foreign.push(url);
-      return route.abort();
-    });
-    const page = await context.newPage();
-    const cspErrors: string[] = [];
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) cspErrors.push(msg.text());
-    });
-    return { context, page, foreign, cspErrors };
-  }
+  const offlinePage = (width = 1280) => openOfflinePage(browser, server.url, { viewport: { width, height: 800 } });
 
   it('/api-docs renders every operation with no request to any other host', async () => {
     const { context, page, foreign, cspErrors } = await offlinePage();

@@ -1,6 +1,6 @@
 /** Headless Chromium from Debian (`/usr/bin/chromium`) driven by playwright-core; never a downloaded browser. */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -19,4 +19,25 @@ export function launchChromium(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/**
+ * A page of a fresh context on which every request to a host other than `origin` is refused and
+ * recorded (`foreign`), and every Content-Security-Policy violation reported (`cspErrors`).
+ */
+export async function offlinePage(browser: Browser, origin: string, options: BrowserContextOptions = {}) {
+  const context = await browser.newContext(options);
+  const foreign: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    foreign.push(url);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  const cspErrors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) cspErrors.push(msg.text());
+  });
+  return { context, page, foreign, cspErrors };
 }

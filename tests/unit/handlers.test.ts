@@ -27,8 +27,8 @@ beforeEach(() => {
   logged = '';
   const sink = new Writable({ write: (chunk, _enc, done) => ((logged += String(chunk)), done()) });
   ctx = {
-    services: { config, store: openSqliteStore(config.database.kind === 'sqlite' ? config.database.path : ''), limiter: createLimiter(config).limiter, logger: createLogger('info', sink), aliasHeaders: aliasHeaders(config) },
-    request: { id: '3b241101-e2bb-4255-8caf-4136c566a962', clientAddress: '198.51.100.20' },
+    services: { config, store: openSqliteStore(config.database.kind === 'sqlite' ? config.database.path : ''), limiter: createLimiter(config).limiter, logger: createLogger('info', sink), aliasHeaders: aliasHeaders(config), formTokenKey: Buffer.alloc(32) },
+    request: { id: '3b241101-e2bb-4255-8caf-4136c566a962', clientAddress: '198.51.100.20', host: 'localhost:4321' },
   };
 });
 afterEach(async () => {

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { toLeadRecord } from '../../src/leads/lead.ts';
+import { disclosureOf, toLeadRecord } from '../../src/leads/lead.ts';
 import { validateLead, type ValidLead } from '../../src/leads/validate.ts';
 import type { LeadStore } from '../../src/leads/store.ts';
 import { openPostgresStore } from '../../src/store/postgres-store.ts';
+import { SQLITE_MIGRATIONS } from '../../src/store/migrations.ts';
 import { openSqliteStore } from '../../src/store/sqlite-store.ts';
 import { contact, quote } from '../support/fixtures.ts';
 import { createSchema, postgresAvailable } from '../support/services.ts';
@@ -17,7 +18,7 @@ const valid = (body: unknown): ValidLead => {
   if (!v.ok) throw new Error(JSON.stringify(v.errors));
   return v.lead;
 };
-const meta = (now = new Date()) => ({ receivedVia: '/api/v1/leads', clientAddress: '198.51.100.1', userAgent: 'test', now });
+const meta = (now = new Date()) => ({ receivedVia: '/api/v1/leads', channel: 'api' as const, clientAddress: '198.51.100.1', userAgent: 'test', now });
 
 interface StoreFactory {
   name: string;
@@ -128,6 +129,32 @@ for (const factory of factories) {
       expect(await count(store)).toBe(2);
     });
 
+    it('keeps the consent disclosure a web-form lead names, once per version, and exports it with the lead', async () => {
+      const disclosure = disclosureOf('I agree that Example Cleaning Co. may call, text and e-mail me. Privacy notice: /privacy');
+      const webMeta = { ...meta(), receivedVia: '/quote', channel: 'web-form' as const, disclosure };
+      const first = toLeadRecord(valid(quote()), webMeta);
+      const second = toLeadRecord(valid(quote()), webMeta);
+      const api = toLeadRecord(valid(quote()), meta());
+      for (const lead of [first, second, api]) expect((await store.submit(lead, undefined)).kind).toBe('created');
+      const exported = [];
+      for await (const l of store.exportLeads()) exported.push(l);
+      expect(exported.map((l) => [l.consent.channel, l.consent.disclosureVersion, l.disclosure?.text]).sort().reverse()).toEqual([
+        ['web-form', disclosure.version, disclosure.text],
+        ['web-form', disclosure.version, disclosure.text],
+        ['api', null, undefined],
+      ]);
+    });
+
+    it('makes a secret once and gives the same one to every opening of the store', async () => {
+      const key = await store.secret('test-key');
+      expect(key).toHaveLength(32);
+      expect(await store.secret('test-key')).toEqual(key);
+      expect(await store.secret('another-key')).not.toEqual(key);
+      await store.close();
+      store = await reopen();
+      expect(await store.secret('test-key')).toEqual(key);
+    });
+
     it('remembers the first announcement of a value until it changes', async () => {
       const t0 = new Date('2026-11-22T00:00:00Z');
       expect(await store.announcedAt('sunset', '2028-01-01')).toBeUndefined();
@@ -162,7 +189,7 @@ describe('SQLite lead store specifics', () => {
   it('opens with WAL and synchronous=FULL, creating its directory', () => {
     const db = new DatabaseSync(path);
     expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
-    expect((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version)).toEqual([1]);
+    expect((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version)).toEqual(SQLITE_MIGRATIONS.map((m) => m.version));
     db.close();
   });
 });

@@ -1,0 +1,55 @@
+/**
+ * What each field of the two forms expects, said once and worded twice: for a program (the API's
+ * `errors[].detail`, "phone must be a 10-digit U.S. phone number, such as (503) 555-0142") and for
+ * a person filling in the company's web form ("Enter a 10-digit U.S. phone number, such as (503)
+ * 555-0142."). Validation (`validate.ts`) and the web forms both read this table, so the two can
+ * never disagree about a rule.
+ */
+import type { FieldError } from './validate.ts';
+
+interface FieldWords {
+  /** What a valid value looks like, for a program: "a 10-digit U.S. phone number, such as (503) 555-0142". */
+  expects: string;
+  /** The same, for a person: what to do when the field is missing or wrong. */
+  ask: string;
+}
+
+/** The fields of both forms, and what each expects. */
+export const FIELDS = {
+  formType: { expects: '"quote" (or absent) for a quote request, or "support" for a contact message', ask: 'Send the form from this page.' },
+  name: { expects: 'the customer\'s name, as a string such as "Jane Doe"', ask: 'Enter your name.' },
+  phone: { expects: 'a 10-digit U.S. phone number, such as (503) 555-0142', ask: 'Enter a 10-digit U.S. phone number, such as (503) 555-0142.' },
+  email: { expects: 'an e-mail address, such as jane@example.com', ask: 'Enter an e-mail address, such as jane@example.com.' },
+  bedrooms: { expects: 'a whole number from "0" (studio) to "20", as a string such as "3"', ask: 'Choose the number of bedrooms.' },
+  bathrooms: { expects: 'a number from "0.5" to "20" in halves, as a string such as "2" or "2.5"', ask: 'Choose the number of bathrooms.' },
+  service: { expects: 'the kind of cleaning, as a string such as "Deep clean"', ask: 'Choose the kind of cleaning you would like.' },
+  notes: { expects: 'details about the home, as a string (it may be empty)', ask: 'Shorten your notes.' },
+  communicationsConsent: { expects: 'the JSON value true: submit only when the customer has asked to be contacted', ask: 'Tick the box to let us contact you about this request; we cannot answer it otherwise.' },
+  consentTimestamp: { expects: 'an ISO 8601 UTC date-time, such as 2026-11-22T17:03:00Z', ask: 'Send the form from this page.' },
+  pageUrl: { expects: 'an absolute http or https URL', ask: 'Send the form from this page.' },
+  helpWith: { expects: 'what the message is about, as a string such as "Rescheduling a visit"', ask: 'Choose or type what you need help with.' },
+  message: { expects: 'the message itself, as a string', ask: 'Write your message.' },
+} as const satisfies Record<string, FieldWords>;
+
+export type FieldName = keyof typeof FIELDS;
+
+const isField = (name: string): name is FieldName => Object.hasOwn(FIELDS, name);
+
+/** The field a problem points at (`#/phone` is `phone`), if it is one of the forms' fields. */
+export function fieldOf(error: Pick<FieldError, 'pointer'>): FieldName | undefined {
+  const name = decodeURIComponent(error.pointer.split('/')[1] ?? '');
+  return isField(name) ? name : undefined;
+}
+
+/** A field problem as a person should read it, beside the field on the web form. */
+export function personMessage(error: FieldError, maxLength?: number): string {
+  const field = fieldOf(error);
+  switch (error.code) {
+    case 'too_long':
+      return `Shorten this to at most ${maxLength?.toLocaleString('en-US') ?? 'the allowed number of'} characters.`;
+    case 'unknown_field':
+      return 'This form does not take this field; send the form from this page.';
+    default:
+      return field ? FIELDS[field].ask : 'Check this value.';
+  }
+}

@@ -1,0 +1,7 @@
+/** The company's two web forms: which lead form each sends, its page, and the content entry of its words. */
+export type WebForm = 'quote' | 'support';
+
+export const WEB_FORMS = {
+  quote: { path: '/quote', entry: 'quote' },
+  support: { path: '/contact', entry: 'contact' },
+} as const satisfies Record<WebForm, { path: string; entry: string }>;

@@ -1,0 +1,147 @@
+/**
+ * A submission of the company's own web form: the same rate-limit budget, validation, lead service,
+ * store, idempotency and duplicate rules as the API, answered in words for a person. Only the
+ * web forms have spam traps (a hidden field and a minimum fill time), and what they catch is
+ * answered like a success and never stored.
+ */
+import { rateLimitKey } from '../http/client-address.ts';
+import type { AppServices, RequestInfo } from '../http/context.ts';
+import { fieldOf, personMessage } from '../leads/fields.ts';
+import { MAX_LENGTH } from '../leads/schema.ts';
+import { submitLead } from '../leads/service.ts';
+import { CommitOutcomeUnknownError, StoreUnavailableError } from '../leads/store.ts';
+import { validateLead } from '../leads/validate.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/api.ts';
+import { issueFormToken, readFormToken } from './token.ts';
+import { WEB_FORMS, type WebForm } from './forms.ts';
+import type { FormWords } from './words.ts';
+
+/** The least time a person takes to fill in a form; anything faster is a program. */
+export const MIN_FILL_MS = 3_000;
+
+/** The hidden field people never see or fill in. */
+export const HONEYPOT_FIELD = 'website';
+
+/** The fields each form sends, by their API names. */
+export const FORM_FIELDS = {
+  quote: ['name', 'phone', 'email', 'bedrooms', 'bathrooms', 'service', 'notes'],
+  support: ['name', 'email', 'phone', 'helpWith', 'message'],
+} as const satisfies Record<WebForm, readonly string[]>;
+
+/** A field problem as the form shows it. */
+export interface FieldMessage {
+  field: string;
+  message: string;
+}
+
+/** What became of a submission, and what to tell the person. */
+export type FormOutcome =
+  | { kind: 'received'; reference: string }
+  | { kind: 'duplicate'; reference: string }
+  | { kind: 'invalid'; errors: FieldMessage[] }
+  | { kind: 'rate_limited'; retryAfterSeconds: number }
+  | { kind: 'unavailable'; retryAfterSeconds: number; maybeStored: boolean }
+  | { kind: 'already_sent' }
+  | { kind: 'page_changed' }
+  | { kind: 'failed' };
+
+/**
+ * An outcome with the message to show and, for anything but a success, what to keep in the form:
+ * the values, the consent box, and the token for the next try (the same start time, so that a
+ * person correcting one answer is not taken for a program; the same key unless it was used up).
+ */
+export type FormResult = FormOutcome & { message: string; values: Record<string, string>; consent: boolean; token?: string };
+
+let caught = 0;
+
+/** The message a person reads for an outcome. */
+export function outcomeMessage(outcome: FormOutcome, words: Pick<FormWords, 'next'>): string {
+  switch (outcome.kind) {
+    case 'received':
+      return `Thank you: your request is received. Your reference is ${outcome.reference}. ${words.next}`;
+    case 'duplicate':
+      return `The office already has this request, received earlier: its reference is ${outcome.reference}. There is no need to send it again. ${words.next}`;
+    case 'invalid':
+      return outcome.errors.length === 1 ? 'One answer needs your attention before the form can be sent.' : `${outcome.errors.length} answers need your attention before the form can be sent.`;
+    case 'rate_limited':
+      return `Too many requests were sent from your connection in the last minute. Nothing was saved. Please try again in ${outcome.retryAfterSeconds} seconds.`;
+    case 'unavailable':
+      return outcome.maybeStored
+        ? 'We could not confirm that your request was saved. Please send it again in a moment: if it was saved, it will not be saved twice.'
+        : `We could not save your request just now: nothing was saved. Please try again in ${outcome.retryAfterSeconds} seconds.`;
+    case 'already_sent':
+      return 'This form was already sent, with other answers. To send a new request, reload the page and fill it in again.';
+    case 'page_changed':
+      return 'The wording of this form changed while you were filling it in. Please read it again, tick the box if you agree, and send it.';
+    case 'failed':
+      return 'Something went wrong on our side and nothing was saved. Please try again, or call the office.';
+  }
+}
+
+const text = (data: FormData, name: string) => {
+  const value = data.get(name);
+  return typeof value === 'string' ? value : '';
+};
+
+/** Handles a submission of `words.form`: `data` as the browser sent it, `ctx` the request's services and facts. */
+export async function submitWebForm(data: FormData, words: FormWords, ctx: { services: AppServices; request: RequestInfo; userAgent: string | null }, now = new Date()): Promise<FormResult> {
+  const { form } = words;
+  const { services, request } = ctx;
+  const values = Object.fromEntries(FORM_FIELDS[form].map((name) => [name, text(data, name).slice(0, 20_000)]));
+  const consent = text(data, 'communicationsConsent') !== '';
+  // A person never sees the hidden field, and always has the page's token.
+  const token = readFormToken(services.formTokenKey, text(data, 'formToken'));
+  const nextToken = (fresh: boolean) =>
+    token && issueFormToken(services.formTokenKey, form, words.disclosure?.version, token.renderedAt, fresh ? undefined : token.idempotencyKey);
+  const result = (outcome: FormOutcome, next = nextToken(false)): FormResult => ({ ...outcome, message: outcomeMessage(outcome, words), values, consent, ...(next && { token: next }) });
+
+  // The same budget as the API: a form submission is one of the client's submissions a minute.
+  const limit = await services.limiter.consume(rateLimitKey(request.clientAddress));
+  if (!limit.allowed) return result({ kind: 'rate_limited', retryAfterSeconds: limit.resetSeconds });
+
+  const caughtBy = (trap: string) => {
+    caught++;
+    services.logger.info({ form, trap, caughtSinceStart: caught }, 'web form submission caught by a spam trap; answered as received, not stored');
+    return result({ kind: 'received', reference: crypto.randomUUID() });
+  };
+  if (text(data, HONEYPOT_FIELD) !== '') return caughtBy('hidden field filled in');
+  if (!token || token.form !== form) return caughtBy('no valid form token');
+  if (words.disclosure && token.disclosureVersion !== words.disclosure.version) return { ...result({ kind: 'page_changed' }), consent: false };
+
+  const pageUrl = new URL(WEB_FORMS[form].path, services.config.siteUrl).href;
+  const body: Record<string, unknown> =
+    form === 'quote'
+      ? { ...values, communicationsConsent: consent, ...(consent && { consentTimestamp: now.toISOString() }), pageUrl }
+      : { formType: 'support', ...values };
+  const validation = validateLead(body);
+  if (!validation.ok) {
+    const errors = validation.errors.map((e) => {
+      const field = fieldOf(e) ?? 'form';
+      return { field, message: personMessage(e, MAX_LENGTH[field as keyof typeof MAX_LENGTH]) };
+    });
+    return result({ kind: 'invalid', errors });
+  }
+  // Checked once the answers are valid, so that a person who sends an empty form at once reads what is missing.
+  if (now.getTime() - token.renderedAt < MIN_FILL_MS) return caughtBy('sent faster than a person fills it in');
+  const meta = { receivedVia: WEB_FORMS[form].path, channel: 'web-form' as const, ...(words.disclosure && { disclosure: words.disclosure }), clientAddress: request.clientAddress, userAgent: ctx.userAgent, now };
+  try {
+    // The key is bound to what the person typed (and ticked), not to the time of the submission.
+    const outcome = await submitLead(services.store, validation.lead, { form, ...values, consent }, meta, `web-form:${token.idempotencyKey}`);
+    switch (outcome.kind) {
+      case 'created':
+      case 'replayed':
+        return result({ kind: 'received', reference: outcome.receipt.id });
+      case 'duplicate':
+        return result({ kind: 'duplicate', reference: outcome.leadId });
+      case 'key_reused':
+        return result({ kind: 'already_sent' }, nextToken(true));
+    }
+  } catch (err) {
+    if (err instanceof StoreUnavailableError) {
+      services.logger.error({ reqId: request.id, form, err: { name: err.name, message: err.message } }, 'lead store unavailable for a web form submission');
+      return result({ kind: 'unavailable', retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS, maybeStored: err instanceof CommitOutcomeUnknownError });
+    }
+    services.logger.error({ reqId: request.id, form, err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, 'unexpected error in a web form submission');
+    return result({ kind: 'failed' });
+  }
+}

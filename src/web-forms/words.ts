@@ -1,0 +1,49 @@
+/**
+ * The words of the two web forms, as editors wrote them (`content/forms/`, `content/company.yaml`),
+ * ready for the page and for the evidence: the consent disclosure with the company's name in it,
+ * and the version that names that exact text.
+ */
+import { getEntry, type CollectionEntry } from 'astro:content';
+import { disclosureOf, type Disclosure } from '../leads/lead.ts';
+import { companyName } from '../site.ts';
+
+import { WEB_FORMS, type WebForm } from './forms.ts';
+
+/** The link that ends every consent disclosure, as the person reads it. */
+export const PRIVACY_LINK = { text: 'Privacy notice', href: '/privacy' } as const;
+
+export interface FormWords {
+  form: WebForm;
+  entry: CollectionEntry<'forms'>;
+  title: string;
+  description: string;
+  submit: string;
+  next: string;
+  /** The services (quote form) or topics (contact form) offered in the list. */
+  choices: string[];
+  company: string;
+  /** The quote form's consent text beside the checkbox, with the company's name in it. */
+  consentText?: string;
+  /** What the person sees beside the checkbox (the consent text, then the privacy link), and its version. */
+  disclosure?: Disclosure;
+}
+
+/** The words of one form. */
+export async function formWords(form: WebForm): Promise<FormWords> {
+  const entry = await getEntry('forms', WEB_FORMS[form].entry);
+  if (!entry) throw new Error(`content/forms/${WEB_FORMS[form].entry}.mdx is missing`);
+  const company = await companyName();
+  const data = entry.data;
+  const consent = 'consent' in data ? data.consent.replaceAll('{company}', company) : undefined;
+  return {
+    form,
+    entry,
+    title: data.title,
+    description: data.description,
+    submit: data.submit,
+    next: data.next,
+    choices: 'services' in data ? data.services : data.topics,
+    company,
+    ...(consent !== undefined && { consentText: consent, disclosure: disclosureOf(`${consent} ${PRIVACY_LINK.text}: ${PRIVACY_LINK.href}`) }),
+  };
+}

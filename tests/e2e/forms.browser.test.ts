@@ -1,0 +1,283 @@
+/**
+ * The company's own web forms, as a person uses them: in headless Chromium against the built
+ * server, with JavaScript on and off. Every acknowledged submission is in the store with its
+ * consent evidence; errors appear beside their fields; the rate limit, the spam traps, a double
+ * click and a reload behave; the pages are accessible, usable by keyboard alone and fit a phone.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIN_FILL_MS } from '../../src/web-forms/submit.ts';
+import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
+import { newClient, quote } from '../support/fixtures.ts';
+import { postJson } from '../support/http.ts';
+import { exportLeads, startServer, type RunningServer } from '../support/server.ts';
+
+let counter = 0;
+/** A person's answers, distinct from every other test's (example.com, 555-01xx). */
+function person() {
+  counter++;
+  return {
+    name: `Maria Lopez ${counter}`,
+    phone: `(503) 555-01${String(counter % 100).padStart(2, '0')}`,
+    email: `maria.lopez+${counter}.${Date.now()}@example.com`,
+  };
+}
+
+describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startServer({ env: { TRUST_PROXY: '127.0.0.1, ::1' } });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+  });
+
+  /** A fresh browser as a client of its own (its own rate-limit budget), refusing every request to another host. */
+  function visitor(options: { javaScript?: boolean; width?: number; client?: Record<string, string> } = {}) {
+    return offlinePage(browser, server.url, {
+      javaScriptEnabled: options.javaScript ?? true,
+      viewport: { width: options.width ?? 1024, height: 900 },
+      extraHTTPHeaders: options.client ?? newClient(),
+    });
+  }
+
+  async function fillQuote(page: Page, who = person(), overrides: Partial<Record<'phone', string>> = {}) {
+    await page.getByLabel('Your name', { exact: true }).fill(who.name);
+    await page.getByLabel('Phone number', { exact: true }).fill(overrides.phone ?? who.phone);
+    await page.getByLabel('E-mail address', { exact: true }).fill(who.email);
+    await page.getByLabel('Bedrooms', { exact: true }).selectOption('3');
+    await page.getByLabel('Bathrooms', { exact: true }).selectOption('2.5');
+    await page.getByLabel('Kind of cleaning', { exact: true }).selectOption('Deep clean');
+    await page.getByLabel(/^Notes about your home/).fill('Two cats; the side door is open.');
+    await page.getByLabel(/may call me, text me and e-mail me/).check();
+    return who;
+  }
+
+  async function fillContact(page: Page, who = person()) {
+    await page.getByLabel('Your name', { exact: true }).fill(who.name);
+    await page.getByLabel('E-mail address', { exact: true }).fill(who.email);
+    await page.getByLabel('Phone number', { exact: true }).fill(who.phone);
+    await page.getByLabel('What is it about?', { exact: true }).selectOption('Rescheduling a visit');
+    await page.getByLabel('Your message', { exact: true }).fill('Could Friday move to Monday?');
+    return who;
+  }
+
+  /** Waits out the minimum fill time since the page was loaded, as a person would take. */
+  const asAPerson = (page: Page) => page.waitForTimeout(MIN_FILL_MS + 200);
+
+  const referenceOf = async (page: Page) => /reference is ([0-9a-f-]{36})/.exec(await page.locator('[data-result-message]').innerText())![1]!;
+  const storedWith = async (email: string) => (await exportLeads(server.databaseUrl)).filter((l) => (l.fields as { email: string }).email === email);
+
+  for (const javaScript of [true, false]) {
+    const how = javaScript ? 'with JavaScript' : 'without JavaScript';
+
+    it(`a quote request sent ${how} shows its reference, which is the stored lead with its consent evidence`, async () => {
+      const { context, page, foreign, cspErrors } = await visitor({ javaScript });
+      await page.goto(`${server.url}/quote`);
+      expect(await page.getByLabel(/may call me/).isChecked(), 'the consent box starts unchecked').toBe(false);
+      const who = await fillQuote(page);
+      await asAPerson(page);
+      await page.getByRole('button', { name: 'Send my request' }).click();
+      await page.locator('[data-result]').waitFor({ state: 'visible' });
+      expect(await page.locator('[data-result-message]').innerText()).toMatch(/The office will contact you/);
+      const reference = await referenceOf(page);
+      const [lead] = await storedWith(who.email);
+      expect(lead).toMatchObject({ id: reference, formType: 'quote', receivedVia: '/quote', fields: { name: who.name, communicationsConsent: true, service: 'Deep clean' } });
+      const consent = lead!.consent as Record<string, unknown>;
+      expect(consent).toMatchObject({ channel: 'web-form', communicationsConsent: true, pageUrl: 'http://localhost:4321/quote', clientAddress: expect.stringMatching(/^2001:db8:/) });
+      expect(consent.userAgent).toMatch(/Chrome/);
+      expect(consent.serverTime).toBe(lead!.receivedAt);
+      expect(lead!.disclosure).toMatchObject({ version: consent.disclosureVersion });
+      expect((lead!.disclosure as { text: string }).text).toMatch(/^I agree that Example Cleaning Co\. may call me, text me and e-mail me about this request.*not a condition of buying anything\. Privacy notice: \/privacy$/s);
+      expect(foreign).toEqual([]);
+      expect(cspErrors).toEqual([]);
+      // The privacy notice says the forms set no cookie.
+      expect(await context.cookies()).toEqual([]);
+      await context.close();
+    }, 30_000);
+
+    it(`a contact message sent ${how} shows its reference, which is the stored lead`, async () => {
+      const { context, page } = await visitor({ javaScript });
+      await page.goto(`${server.url}/contact`);
+      const who = await fillContact(page);
+      await asAPerson(page);
+      await page.getByRole('button', { name: 'Send my message' }).click();
+      await page.locator('[data-result]').waitFor({ state: 'visible' });
+      const [lead] = await storedWith(who.email);
+      expect(lead).toMatchObject({ id: await referenceOf(page), formType: 'support', receivedVia: '/contact', fields: { helpWith: 'Rescheduling a visit' } });
+      expect(lead!.consent).toMatchObject({ channel: 'web-form', disclosureVersion: null });
+      await context.close();
+    }, 30_000);
+
+    it(`an invalid phone ${how}: the message beside the field, focus on the summary, what was typed kept, nothing stored`, async () => {
+      const { context, page } = await visitor({ javaScript });
+      await page.goto(`${server.url}/quote`);
+      const who = await fillQuote(page, person(), { phone: '555-12' });
+      await asAPerson(page);
+      await page.getByRole('button', { name: 'Send my request' }).click();
+      const summary = page.locator('[data-summary]');
+      await summary.waitFor({ state: 'visible' });
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('error-summary');
+      const phone = page.getByLabel('Phone number', { exact: true });
+      expect(await phone.getAttribute('aria-invalid')).toBe('true');
+      expect((await phone.getAttribute('aria-describedby'))!.split(' ')).toContain('f-phone-error');
+      expect(await page.locator('#f-phone-error').innerText()).toMatch(/10-digit U\.S\. phone number/);
+      expect(await summary.getByRole('link').allInnerTexts()).toEqual([expect.stringMatching(/10-digit U\.S\. phone number/)]);
+      expect(await summary.getByRole('link').first().getAttribute('href')).toBe('#f-phone');
+      expect(await page.getByLabel('Your name', { exact: true }).inputValue()).toBe(who.name);
+      expect(await page.getByLabel('Bedrooms', { exact: true }).inputValue()).toBe('3');
+      expect(await storedWith(who.email)).toEqual([]);
+      // Corrected, the same form goes through.
+      await phone.fill(who.phone);
+      if (!javaScript) await page.getByLabel(/may call me/).check();
+      await page.getByRole('button', { name: 'Send my request' }).click();
+      await page.locator('[data-result]').waitFor({ state: 'visible' });
+      expect(await storedWith(who.email)).toHaveLength(1);
+      await context.close();
+    }, 30_000);
+
+    it(`a double click ${how}, and a reload of the answer, store one lead`, async () => {
+      const { context, page } = await visitor({ javaScript });
+      await page.goto(`${server.url}/quote`);
+      const who = await fillQuote(page);
+      await asAPerson(page);
+      await page.getByRole('button', { name: 'Send my request' }).dblclick();
+      await page.locator('[data-result]').waitFor({ state: 'visible' });
+      const reference = await referenceOf(page);
+      if (!javaScript) {
+        // Reloading the answer sends the same form again: the same reference comes back.
+        page.once('dialog', (dialog) => void dialog.accept());
+        await page.reload();
+        expect(await referenceOf(page)).toBe(reference);
+      }
+      expect((await storedWith(who.email)).map((l) => l.id)).toEqual([reference]);
+      await context.close();
+    }, 30_000);
+  }
+
+  it('the same request sent again from a fresh form is answered with the reference the office already has', async () => {
+    const { context, page } = await visitor();
+    const who = person();
+    const references: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      await page.goto(`${server.url}/quote`);
+      await fillQuote(page, who);
+      await asAPerson(page);
+      await page.getByRole('button', { name: 'Send my request' }).click();
+      await page.locator('[data-result]').waitFor({ state: 'visible' });
+      references.push(await referenceOf(page));
+    }
+    expect(references[1]).toBe(references[0]);
+    expect(await page.locator('[data-result]').innerText()).toMatch(/already has this request/);
+    expect(await storedWith(who.email)).toHaveLength(1);
+    await context.close();
+  }, 30_000);
+
+  it('shares the API\'s rate limit: after 9 API submissions and one form, the 11th in a minute gets the rate-limit message', async () => {
+    const client = newClient();
+    for (let i = 0; i < 9; i++) expect((await postJson(`${server.url}/api/v1/leads`, quote(), client)).status).toBe(201);
+    const { context, page } = await visitor({ client });
+    for (const expected of ['received', 'limited']) {
+      await page.goto(`${server.url}/quote`);
+      await fillQuote(page);
+      await asAPerson(page);
+      await page.getByRole('button', { name: 'Send my request' }).click();
+      if (expected === 'received') {
+        await page.locator('[data-result]').waitFor({ state: 'visible' });
+        continue;
+      }
+      await page.locator('[data-summary]').waitFor({ state: 'visible' });
+      expect(await page.locator('[data-summary-message]').innerText()).toMatch(/Too many requests.*Nothing was saved.*try again in \d+ seconds/);
+    }
+    await context.close();
+  }, 40_000);
+
+  for (const [trap, act] of [
+    ['the hidden field', async (page: Page) => {
+      await asAPerson(page);
+      await page.locator('#f-website').evaluate((input: HTMLInputElement) => (input.value = 'https://spam.example.com'));
+    }],
+    ['the minimum fill time', async () => {}],
+  ] as const) {
+    it(`a submission caught by ${trap} is answered like a success and stored nowhere; the log counts it`, async () => {
+      const { context, page } = await visitor();
+      await page.goto(`${server.url}/quote`);
+      const who = await fillQuote(page);
+      await act(page);
+      const before = server.logs.filter((l) => l.includes('caught by a spam trap')).length;
+      await page.getByRole('button', { name: 'Send my request' }).click();
+      await page.locator('[data-result]').waitFor({ state: 'visible' });
+      expect(await referenceOf(page)).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await storedWith(who.email)).toEqual([]);
+      const caught = server.logs.filter((l) => l.includes('caught by a spam trap'));
+      expect(caught.length).toBe(before + 1);
+      expect(caught.at(-1)).not.toContain(who.email);
+      await context.close();
+    }, 30_000);
+  }
+
+  it('can be filled in and sent with the keyboard alone, and the hidden field is never reached', async () => {
+    const { context, page } = await visitor();
+    await page.goto(`${server.url}/quote`);
+    const who = person();
+    await page.getByLabel('Your name', { exact: true }).focus();
+    const visited: string[] = [];
+    const type = async (text: string) => {
+      visited.push(await page.evaluate(() => document.activeElement?.id ?? ''));
+      await page.keyboard.type(text);
+      await page.keyboard.press('Tab');
+    };
+    await type(who.name);
+    await type(who.phone);
+    await type(who.email);
+    await type('3'); // Bedrooms: typing selects the option.
+    await type('2'); // Bathrooms
+    await type('D'); // Kind of cleaning: "Deep clean"
+    await type('Gate code 4242');
+    visited.push(await page.evaluate(() => document.activeElement?.id ?? ''));
+    await page.keyboard.press('Space'); // the consent box
+    await page.keyboard.press('Tab'); // the privacy link
+    await page.keyboard.press('Tab'); // the button
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Send my request');
+    expect(visited).toEqual(['f-name', 'f-phone', 'f-email', 'f-bedrooms', 'f-bathrooms', 'f-service', 'f-notes', 'f-communicationsConsent']);
+    await asAPerson(page);
+    await page.keyboard.press('Enter');
+    await page.locator('[data-result]').waitFor({ state: 'visible' });
+    const [lead] = await storedWith(who.email);
+    expect(lead).toMatchObject({ fields: { bedrooms: '3', bathrooms: '2', service: 'Deep clean' } });
+    await context.close();
+  }, 30_000);
+
+  for (const path of ['/quote', '/contact']) {
+    it(`${path}: axe-core finds no violation, before and after an error, and the page fits a 360 px screen`, async () => {
+      const { context, page, cspErrors } = await visitor({ width: 360 });
+      await page.goto(`${server.url}${path}`);
+      const check = async () => {
+        const results = await new AxeBuilder({ page }).analyze();
+        expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      };
+      await check();
+      await page.getByRole('button', { name: /Send my/ }).click();
+      await page.locator('[data-summary]').waitFor({ state: 'visible' });
+      await check();
+      expect(cspErrors).toEqual([]);
+      await context.close();
+    }, 30_000);
+  }
+
+  it('the home page and /developers link the forms, and the navigation has them', async () => {
+    const { context, page } = await visitor();
+    for (const path of ['/', '/developers']) {
+      await page.goto(`${server.url}${path}`);
+      expect(await page.locator('main a[href="/quote"]').count(), path).toBeGreaterThan(0);
+      expect(await page.locator('main a[href="/contact"]').count(), path).toBeGreaterThan(0);
+      expect(await page.locator('nav a[href="/quote"]').count(), path).toBe(1);
+    }
+    await context.close();
+  });
+});

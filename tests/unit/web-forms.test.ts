@@ -1,0 +1,57 @@
+/** The web forms' token and same-origin check, on their own. */
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { fieldOf, personMessage } from '../../src/leads/fields.ts';
+import { validateLead } from '../../src/leads/validate.ts';
+import { isFormSubmission, sameOrigin } from '../../src/web-forms/origin.ts';
+import { issueFormToken, readFormToken } from '../../src/web-forms/token.ts';
+import { quote } from '../support/fixtures.ts';
+
+describe('the form token', () => {
+  const key = randomBytes(32);
+  it('says when the form was rendered, its key and the disclosure version', () => {
+    const token = issueFormToken(key, 'quote', 'c7b63d92277296c1', 1_795_000_000_000);
+    expect(readFormToken(key, token)).toMatchObject({ form: 'quote', renderedAt: 1_795_000_000_000, disclosureVersion: 'c7b63d92277296c1', idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+  });
+
+  it('is refused when tampered with, or signed with another key', () => {
+    const token = issueFormToken(key, 'quote', undefined, 1_795_000_000_000);
+    const [form, , id, version, mac] = token.split('.');
+    expect(readFormToken(key, [form, '1', id, version, mac].join('.'))).toBeUndefined();
+    expect(readFormToken(randomBytes(32), token)).toBeUndefined();
+    for (const junk of ['', 'quote', 'a.b.c.d.e', `${token}x`]) expect(readFormToken(key, junk)).toBeUndefined();
+  });
+});
+
+describe('the same-origin check of a form submission', () => {
+  const site = 'https://www.example-cleaning.com';
+  const headers = (h: Record<string, string>) => new Headers(h);
+  it('applies to POSTs that run a form action', () => {
+    expect(isFormSubmission('POST', new URL(`${site}/quote?_action=submitQuote`))).toBe(true);
+    expect(isFormSubmission('POST', new URL(`${site}/_actions/submitQuote`))).toBe(true);
+    expect(isFormSubmission('GET', new URL(`${site}/quote?_action=submitQuote`))).toBe(false);
+    expect(isFormSubmission('POST', new URL(`${site}/quote`))).toBe(false);
+  });
+
+  it('accepts this site as SITE_URL names it or as the browser addressed it, nothing else', () => {
+    expect(sameOrigin(headers({ origin: site }), site, 'internal:4321')).toBe(true);
+    expect(sameOrigin(headers({ origin: 'http://127.0.0.1:4455' }), site, '127.0.0.1:4455')).toBe(true);
+    expect(sameOrigin(headers({ referer: `${site}/quote` }), site, undefined)).toBe(true);
+    expect(sameOrigin(headers({ 'sec-fetch-site': 'same-origin' }), site, undefined)).toBe(true);
+    expect(sameOrigin(headers({ origin: 'https://evil.example.com' }), site, 'www.example-cleaning.com')).toBe(false);
+    expect(sameOrigin(headers({ origin: 'null' }), site, undefined)).toBe(false);
+    expect(sameOrigin(headers({ 'sec-fetch-site': 'cross-site' }), site, undefined)).toBe(false);
+    expect(sameOrigin(headers({}), site, 'www.example-cleaning.com')).toBe(false);
+  });
+});
+
+describe('field messages for people', () => {
+  it('come from the same rules as the API\'s errors', () => {
+    const v = validateLead(quote({ phone: '12', bedrooms: undefined, notes: 'x'.repeat(5001) }));
+    if (v.ok) throw new Error('expected errors');
+    const byField = Object.fromEntries(v.errors.map((e) => [fieldOf(e), { api: e.detail, person: personMessage(e, 5000) }]));
+    expect(byField.phone).toEqual({ api: 'phone must be a 10-digit U.S. phone number, such as (503) 555-0142', person: 'Enter a 10-digit U.S. phone number, such as (503) 555-0142.' });
+    expect(byField.bedrooms!.person).toBe('Choose the number of bedrooms.');
+    expect(byField.notes!.person).toBe('Shorten this to at most 5,000 characters.');
+  });
+});
