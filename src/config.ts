@@ -5,6 +5,9 @@
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 
+/** How long leads are kept by default: the 24 months `/privacy` promises. */
+export const DEFAULT_RETENTION_DAYS = 730;
+
 /** The day v1 was launched: the default `Deprecation` date of the unversioned `/api/leads` alias. */
 export const V1_LAUNCH_DATE = '2026-11-22T00:00:00Z';
 
@@ -67,6 +70,11 @@ const Env = z.object({
     .pipe(dateTime('LEADS_SUNSET_DATE').optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SQLITE_GROUP_COMMIT: z.enum(['on', 'off'], { message: 'SQLITE_GROUP_COMMIT must be on or off' }).default('on'),
+  LEADS_RETENTION_DAYS: z
+    .string()
+    .default(String(DEFAULT_RETENTION_DAYS))
+    .refine((s) => /^\d{1,5}$/.test(s) && Number(s) >= 1, 'LEADS_RETENTION_DAYS must be a whole number of days, at least 1 (730 is 24 months)')
+    .transform(Number),
 });
 
 /** The validated, frozen configuration of one process. */
@@ -81,6 +89,8 @@ export interface Config {
   readonly leadsDeprecationDate: Date;
   readonly leadsSunsetDate: Date | undefined;
   readonly logLevel: string;
+  /** Leads older than this many days are deleted (`purge`, and once a day by the server). */
+  readonly leadsRetentionDays: number;
 }
 
 /** Raised when a variable is invalid; its message names every bad variable. */
@@ -119,6 +129,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     leadsDeprecationDate: e.LEADS_DEPRECATION_DATE,
     leadsSunsetDate: e.LEADS_SUNSET_DATE,
     logLevel: e.LOG_LEVEL,
+    leadsRetentionDays: e.LEADS_RETENTION_DAYS,
   });
 }
 

@@ -3,6 +3,7 @@
  * pages all state: each is written here once, and every text that mentions it interpolates it.
  */
 import { CONSENT_CLOCK_SKEW_MS } from './leads/schema.ts';
+import { DELETION_RECORD_DAYS } from './leads/retention.ts';
 import { REPLAY_WINDOW_HOURS } from './leads/store.ts';
 
 export const SERVICE_NAME = 'Lead Intake API';
@@ -56,6 +57,7 @@ export const FACTS = {
   sunsetNoticeDays: String(SUNSET_NOTICE_DAYS),
   consentClockSkewMinutes: String(CONSENT_CLOCK_SKEW_MS / 60_000),
   bodyIdleTimeoutSeconds: String(BODY_IDLE_TIMEOUT_SECONDS),
+  deletionRecordMonths: String(Math.round(DELETION_RECORD_DAYS / 30.4)),
   statusPath: API_PATHS.status,
   leadsPath: API_PATHS.leads,
   deprecatedLeadsPath: API_PATHS.deprecatedLeads,

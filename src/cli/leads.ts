@@ -1,46 +1,84 @@
 /**
- * Operator commands on the lead store that `DATABASE_URL` names: `npm run leads -- <command>`.
- *   export   every stored lead, oldest first, one JSON object per line on standard output
+ * The office's commands on the lead store that `DATABASE_URL` names: `npm run leads -- <command>`.
+ * `src/cli/usage.ts` says what each does; exit status 0 done, 1 failed, 2 wrong call.
  */
+import { parseArgs } from 'node:util';
 import { ConfigError, getConfig } from '../config.ts';
+import { deletePerson, personOf, purge, purgeCutoffs } from '../leads/retention.ts';
+import type { LeadStore } from '../leads/store.ts';
 import { createLeadStore } from '../store/index.ts';
+import { exportLeads } from './export.ts';
+import { parseDate, USAGE, UsageError } from './usage.ts';
 
-const USAGE = 'usage: npm run leads -- export\n  export   print every stored lead as one JSON object per line (oldest first)\n';
+type Command = (args: string[], store: () => Promise<LeadStore>) => Promise<void>;
 
-async function exportLeads(): Promise<void> {
-  const store = await createLeadStore(getConfig());
-  try {
-    for await (const lead of store.exportLeads()) {
-      const line = JSON.stringify({
-        id: lead.id,
-        formType: lead.formType,
-        receivedAt: lead.receivedAt,
-        receivedVia: lead.receivedVia,
-        fields: lead.fields,
-        phoneE164: lead.phoneE164,
-        emailNormalised: lead.emailNormalised,
-        consent: lead.consent,
-        ...(lead.disclosure && { disclosure: lead.disclosure }),
-      });
-      // Respect back-pressure so that a large export piped to a slow reader does not pile up in memory.
-      if (!process.stdout.write(`${line}\n`)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+const say = (line: string) => process.stderr.write(`${line}\n`);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+const commands: Record<string, Command> = {
+  async export(args, open) {
+    const { values } = parseArgs({ args, options: { format: { type: 'string', default: 'jsonl' }, since: { type: 'string' }, until: { type: 'string' }, form: { type: 'string' } } });
+    if (values.format !== 'jsonl' && values.format !== 'csv') throw new UsageError(`--format must be jsonl or csv (got "${values.format}")`);
+    if (values.form !== undefined && values.form !== 'quote' && values.form !== 'support') throw new UsageError(`--form must be quote or support (got "${values.form}")`);
+    const filter = { since: parseDate('--since', values.since), until: parseDate('--until', values.until), form: values.form as 'quote' | 'support' | undefined };
+    const store = await open();
+    try {
+      await exportLeads(store, process.stdout, values.format, filter);
+    } finally {
+      await store.close();
     }
-  } finally {
-    await store.close();
-  }
-}
+  },
 
-const commands: Record<string, () => Promise<void>> = { export: exportLeads };
+  async delete(args, open) {
+    const { values } = parseArgs({ args, options: { email: { type: 'string' }, phone: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } } });
+    if ((values.email === undefined) === (values.phone === undefined)) throw new UsageError('delete needs exactly one of --email <address> and --phone <number>');
+    const kind = values.email !== undefined ? 'email' : 'phone';
+    const match = personOf(kind, (values.email ?? values.phone)!);
+    if (!match) throw new UsageError(kind === 'email' ? '--email must be an e-mail address' : '--phone must be a 10-digit U.S. phone number, such as (503) 555-0142');
+    const store = await open();
+    try {
+      const dryRun = values['dry-run'];
+      const removed = await deletePerson(store, match, { dryRun });
+      const what = `${plural(removed.leads, 'lead')} of this person, with ${plural(removed.idempotencyKeys, 'idempotency record')} and ${plural(removed.fingerprints, 'duplicate fingerprint')}`;
+      if (dryRun) {
+        process.stdout.write(`Would remove ${what}. Nothing was changed (--dry-run).\n`);
+      } else {
+        process.stdout.write(`Removed ${what}.\n`);
+        process.stdout.write('A deletion record was kept for 24 months: a keyed hash of the identifier, the time and the count, none of the person\'s details.\n');
+        process.stdout.write('Backups made before now still hold these leads until they rotate out.\n');
+      }
+    } finally {
+      await store.close();
+    }
+  },
 
-const [command] = process.argv.slice(2);
-const run = command ? commands[command] : undefined;
-if (!run) {
-  process.stderr.write(command ? `unknown command: ${command}\n${USAGE}` : USAGE);
-  process.exit(2);
-}
+  async purge(args, open) {
+    const { values } = parseArgs({ args, options: { 'older-than': { type: 'string' } } });
+    const given = values['older-than'];
+    if (given !== undefined && !/^\d{1,5}$/.test(given)) throw new UsageError(`--older-than must be a whole number of days (got "${given}")`);
+    const days = given === undefined ? getConfig().leadsRetentionDays : Number(given);
+    const store = await open();
+    try {
+      const removed = await purge(store, purgeCutoffs(new Date(), days));
+      process.stdout.write(
+        `Removed ${plural(removed.leads, 'lead')} older than ${plural(days, 'day')}, ${plural(removed.idempotencyKeys, 'idempotency record')} and ${plural(removed.fingerprints, 'duplicate fingerprint')} older than 24 hours, and ${plural(removed.deletionRecords, 'deletion record')} older than 24 months.\n`,
+      );
+    } finally {
+      await store.close();
+    }
+  },
+};
+
+const [name, ...args] = process.argv.slice(2);
+const command = name === undefined ? undefined : commands[name];
 try {
-  await run();
+  if (!command) throw new UsageError(name === undefined ? 'a command is needed' : `unknown command: ${name}`);
+  await command(args, () => createLeadStore(getConfig()));
 } catch (err) {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : `leads ${command} failed: ${(err as Error).message}`}\n`);
+  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    say(`${(err as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  say(err instanceof ConfigError ? err.message : `leads ${name} failed: ${(err as Error).message}`);
   process.exit(1);
 }

@@ -4,6 +4,7 @@
  * from them.
  */
 import type { LeadRecord, Receipt } from './lead.ts';
+import type { FormType } from './schema.ts';
 
 /** How long an `Idempotency-Key` is remembered, and how far back a duplicate is looked for. */
 export const REPLAY_WINDOW_HOURS = 24;
@@ -39,6 +40,52 @@ export class CommitOutcomeUnknownError extends StoreUnavailableError {
   override name = 'CommitOutcomeUnknownError';
 }
 
+/** The leads an export selects: received from `since` (inclusive) until `until` (exclusive), of one form. */
+export interface LeadFilter {
+  since?: Date;
+  until?: Date;
+  form?: FormType;
+}
+
+/** A person, by what every lead stores normalised: the e-mail in lower case, or the phone in E.164. */
+export type PersonMatch = { kind: 'email'; value: string } | { kind: 'phone'; value: string };
+
+/** What removing a person's data removed, or would remove. */
+export interface Removed {
+  leads: number;
+  /** Idempotency records that pointed at those leads. */
+  idempotencyKeys: number;
+  /** Duplicate fingerprints of those leads (PostgreSQL keeps them apart; SQLite on the lead). */
+  fingerprints: number;
+}
+
+/**
+ * The proof that a deletion request was served, without the person's data: a keyed hash of the
+ * identifier, when, and how many leads it removed. Kept `DELETION_RECORD_DAYS`, then purged.
+ */
+export interface DeletionRecord {
+  identifierHash: string;
+  kind: PersonMatch['kind'];
+  deletedAt: Date;
+  leads: number;
+}
+
+/** What one purge step may remove: everything older than each cutoff, at most `limit` rows of each kind. */
+export interface PurgeStep {
+  leadsBefore: Date;
+  replayBefore: Date;
+  deletionRecordsBefore: Date;
+  limit: number;
+}
+
+/** What a purge step removed (zeros when nothing was left). */
+export interface Purged {
+  leads: number;
+  idempotencyKeys: number;
+  fingerprints: number;
+  deletionRecords: number;
+}
+
 /**
  * A durable lead store. `submit` checks the idempotency key, then duplicates (both within
  * `REPLAY_WINDOW_MS` of the lead's receipt), then inserts, as one atomic step, and resolves only
@@ -49,8 +96,19 @@ export interface LeadStore {
   submit(lead: LeadRecord, claim: IdempotencyClaim | undefined): Promise<SubmitOutcome>;
   /** Resolves when the store answers; rejects with `StoreUnavailableError` when it does not. */
   ping(): Promise<void>;
-  /** Every stored lead, oldest first, with the disclosure its consent names. */
-  exportLeads(): AsyncIterable<LeadRecord>;
+  /** The stored leads `filter` selects (every one by default), oldest first, with the disclosure its consent names. */
+  exportLeads(filter?: LeadFilter): AsyncIterable<LeadRecord>;
+  /** What `deletePerson` would remove for `match`. */
+  countPerson(match: PersonMatch): Promise<Removed>;
+  /**
+   * Removes, in one transaction, every lead of `match` with its idempotency records and
+   * fingerprints, and writes `record` with the number of leads removed.
+   */
+  deletePerson(match: PersonMatch, record: Omit<DeletionRecord, 'leads'>): Promise<Removed>;
+  /** Every deletion record, oldest first: the proof that requests were served. */
+  deletionRecords(): Promise<DeletionRecord[]>;
+  /** One short purge transaction: at most `step.limit` of each kind of expired row. */
+  purgeStep(step: PurgeStep): Promise<Purged>;
   /**
    * A random 32-byte key kept in the store under `name`, made on first use: the same for every
    * instance sharing the store and across restarts (web-form tokens, keyed hashes).

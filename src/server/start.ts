@@ -7,7 +7,9 @@
 import { fileURLToPath } from 'node:url';
 import { handler } from '@astrojs/node/server.js';
 import { ConfigError } from '../config.ts';
+import { fillConfigured } from '../configured.ts';
 import { securityHeaders } from '../http/security-headers.ts';
+import { startRetention } from '../jobs/retention.ts';
 import { services, StartupError, type Services } from '../services.ts';
 import { createAppServer, type AstroHandler } from './app-server.ts';
 import { loadStaticFiles } from './static-files.ts';
@@ -37,9 +39,12 @@ export async function start(): Promise<void> {
   const server = createAppServer({
     services: opened,
     astro: handler as AstroHandler,
-    staticFiles: loadStaticFiles(CLIENT_DIR, { builtFor: BUILT_FOR, servedAs: config.siteUrl, security }),
+    staticFiles: loadStaticFiles(CLIENT_DIR, config.siteUrl, { render: (text) => fillConfigured(text.replaceAll(BUILT_FOR, config.siteUrl), config), security }),
     security,
   });
+
+  // Background work of the server process: retention (at start-up, then daily).
+  const retention = startRetention(opened);
 
   const onListenError = (err: Error) => fail(`Cannot listen on ${config.host}:${config.port}: ${err.message}`);
   server.once('error', onListenError);
@@ -67,6 +72,7 @@ export async function start(): Promise<void> {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
+    await retention.stop();
     const closed = await opened.close().then(() => true, (err: Error) => {
       logger.error({ err: { name: err.name, message: err.message } }, 'closing the store or the limiter failed');
       return false;

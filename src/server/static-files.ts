@@ -2,9 +2,10 @@
  * The built site's static files (prerendered pages, discovery documents, assets), read into memory
  * once at start-up: every request for one is a map lookup, its whole header block prepared.
  *
- * The documents were rendered at build time with the build's `SITE_URL`. One build serves any
- * origin: text files are rendered again here with the running server's `SITE_URL`, and their
- * ETag and Content-Security-Policy are computed from the bytes that are served.
+ * The documents were rendered at build time with the build's `SITE_URL` and configuration. One
+ * build serves any origin and configuration: text files are rendered again with the running
+ * server's (`LoadOptions.render`), and their ETag and Content-Security-Policy are computed from
+ * the bytes that are served.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -74,16 +75,17 @@ function urlPaths(file: string): string[] {
 }
 
 export interface LoadOptions {
-  /** The `SITE_URL` the site was built with. */
-  builtFor: string;
-  /** The `SITE_URL` of this server. */
-  servedAs: string;
+  /**
+   * Renders a text file again for this server: the build's `SITE_URL` becomes the running one,
+   * and configured values take their place (`src/configured.ts`).
+   */
+  render: (text: string) => string;
   security: SecurityHeaders;
 }
 
 /** Loads every file under `clientDir` into a map from URL path to file. */
-export function loadStaticFiles(clientDir: string, { builtFor, servedAs, security }: LoadOptions): Map<string, StaticFile> {
-  const documents = discoveryDocumentHeaders(servedAs);
+export function loadStaticFiles(clientDir: string, siteUrl: string, { render, security }: LoadOptions): Map<string, StaticFile> {
+  const documents = discoveryDocumentHeaders(siteUrl);
   const files = new Map<string, StaticFile>();
   for (const full of walk(clientDir)) {
     const rel = relative(clientDir, full);
@@ -93,7 +95,11 @@ export function loadStaticFiles(clientDir: string, { builtFor, servedAs, securit
       const cache = path.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate';
       const headers = documents[path] ?? { 'Content-Type': CONTENT_TYPES[ext] ?? 'application/octet-stream', 'Cache-Control': cache };
       let body = readFileSync(full);
-      if (builtFor !== servedAs && TEXT_TYPE.test(headers['Content-Type']!)) body = Buffer.from(body.toString('utf8').replaceAll(builtFor, servedAs));
+      if (TEXT_TYPE.test(headers['Content-Type']!)) {
+        const text = body.toString('utf8');
+        const rendered = render(text);
+        if (rendered !== text) body = Buffer.from(rendered);
+      }
       const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
       const all = {
         ...(isHtml ? security.html : security.file),

@@ -53,6 +53,24 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 3,
+    name: 'deletion records; indexes for deletion on request and for retention',
+    sql: `
+      CREATE TABLE deletion_records (
+        id INTEGER PRIMARY KEY,
+        identifier_hash TEXT NOT NULL,
+        identifier_kind TEXT NOT NULL CHECK (identifier_kind IN ('email', 'phone')),
+        deleted_at TEXT NOT NULL,
+        lead_count INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX deletion_records_by_time ON deletion_records (deleted_at);
+      CREATE INDEX leads_by_email ON leads (email_normalised);
+      CREATE INDEX leads_by_phone ON leads (phone_e164);
+      CREATE INDEX idempotency_keys_by_time ON idempotency_keys (created_at);
+      CREATE INDEX idempotency_keys_by_lead ON idempotency_keys (lead_id);
+    `,
+  },
 ];
 
 /**
@@ -109,6 +127,26 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         value bytea NOT NULL,
         created_at timestamptz NOT NULL
       );
+    `,
+  },
+  {
+    version: 3,
+    name: 'deletion records; indexes for deletion on request and for retention',
+    sql: `
+      CREATE TABLE deletion_records (
+        id bigserial PRIMARY KEY,
+        identifier_hash text NOT NULL,
+        identifier_kind text NOT NULL CHECK (identifier_kind IN ('email', 'phone')),
+        deleted_at timestamptz NOT NULL,
+        lead_count integer NOT NULL
+      );
+      CREATE INDEX deletion_records_by_time ON deletion_records (deleted_at);
+      CREATE INDEX leads_by_email ON leads (email_normalised);
+      CREATE INDEX leads_by_phone ON leads (phone_e164);
+      CREATE INDEX idempotency_keys_by_time ON idempotency_keys (created_at);
+      CREATE INDEX idempotency_keys_by_lead ON idempotency_keys (lead_id);
+      CREATE INDEX lead_fingerprints_by_time ON lead_fingerprints (received_at);
+      CREATE INDEX lead_fingerprints_by_lead ON lead_fingerprints (lead_id);
     `,
   },
 ];

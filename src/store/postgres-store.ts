@@ -7,7 +7,10 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { receiptOf, storedConsent, type LeadRecord } from '../leads/lead.ts';
-import { CommitOutcomeUnknownError, REPLAY_WINDOW_MS, StoreUnavailableError, type IdempotencyClaim, type LeadStore, type SubmitOutcome } from '../leads/store.ts';
+import {
+  CommitOutcomeUnknownError, REPLAY_WINDOW_MS, StoreUnavailableError,
+  type DeletionRecord, type IdempotencyClaim, type LeadFilter, type LeadStore, type PersonMatch, type Removed, type SubmitOutcome,
+} from '../leads/store.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 
 /**
@@ -176,6 +179,18 @@ export async function openPostgresStore(url: string): Promise<LeadStore> {
     }
   }
 
+  const personColumn = (match: PersonMatch) => (match.kind === 'email' ? 'email_normalised' : 'phone_e164');
+
+  async function countPerson(c: pg.PoolClient, match: PersonMatch): Promise<Removed> {
+    const leads = `SELECT id FROM leads WHERE ${personColumn(match)} = $1`;
+    const count = async (sql: string) => Number((await c.query<{ n: string }>(sql, [match.value]).catch(unavailable)).rows[0]!.n);
+    return {
+      leads: await count(`SELECT count(*) AS n FROM (${leads}) AS l`),
+      idempotencyKeys: await count(`SELECT count(*) AS n FROM idempotency_keys WHERE lead_id IN (${leads})`),
+      fingerprints: await count(`SELECT count(*) AS n FROM lead_fingerprints WHERE lead_id IN (${leads})`),
+    };
+  }
+
   function unavailable(err: unknown): never {
     throw isUnavailable(err) ? new StoreUnavailableError('PostgreSQL cannot be reached', { cause: err }) : err;
   }
@@ -184,21 +199,64 @@ export async function openPostgresStore(url: string): Promise<LeadStore> {
     kind: 'postgres',
     submit,
     ping: async () => void (await pool.query('SELECT 1').catch(unavailable)),
-    async *exportLeads() {
+    async *exportLeads(filter: LeadFilter = {}) {
       // Keyset pages, so that an export of any size holds one page in memory at a time.
       let after: [Date, string] = [new Date(0), ''];
+      const range = [filter.since ?? new Date(0), filter.until ?? new Date('9999-12-31T00:00:00Z'), filter.form ?? null];
       for (;;) {
         const { rows } = await pool.query<LeadRow>(
           `SELECT leads.*, disclosures.text AS disclosure_text FROM leads
            LEFT JOIN disclosures ON disclosures.version = leads.consent->>'disclosureVersion'
-           WHERE (received_at, id) > ($1, $2) ORDER BY received_at, id LIMIT 500`,
-          after,
+           WHERE (received_at, id) > ($1, $2) AND received_at >= $3 AND received_at < $4 AND ($5::text IS NULL OR form_type = $5)
+           ORDER BY received_at, id LIMIT 500`,
+          [...after, ...range],
         ).catch(unavailable);
         for (const row of rows) yield rowToLead(row);
         if (rows.length < 500) return;
         after = [rows.at(-1)!.received_at, rows.at(-1)!.id];
       }
     },
+    countPerson: async (match) => {
+      const client = await pool.connect().catch(unavailable);
+      try {
+        return await countPerson(client, match);
+      } finally {
+        client.release();
+      }
+    },
+    deletePerson: (match, record) =>
+      transaction(async (c) => {
+        const removed = await countPerson(c, match);
+        const leads = `SELECT id FROM leads WHERE ${personColumn(match)} = $1`;
+        await c.query(`DELETE FROM idempotency_keys WHERE lead_id IN (${leads})`, [match.value]);
+        await c.query(`DELETE FROM lead_fingerprints WHERE lead_id IN (${leads})`, [match.value]);
+        await c.query(`DELETE FROM leads WHERE ${personColumn(match)} = $1`, [match.value]);
+        await c.query('INSERT INTO deletion_records (identifier_hash, identifier_kind, deleted_at, lead_count) VALUES ($1, $2, $3, $4)', [record.identifierHash, record.kind, record.deletedAt, removed.leads]);
+        return removed;
+      }),
+    deletionRecords: async () => {
+      const { rows } = await pool.query<{ identifier_hash: string; identifier_kind: DeletionRecord['kind']; deleted_at: Date; lead_count: number }>(
+        'SELECT identifier_hash, identifier_kind, deleted_at, lead_count FROM deletion_records ORDER BY deleted_at, id',
+      ).catch(unavailable);
+      return rows.map((r) => ({ identifierHash: r.identifier_hash, kind: r.identifier_kind, deletedAt: r.deleted_at, leads: r.lead_count }));
+    },
+    purgeStep: (step) =>
+      transaction(async (c) => {
+        // SKIP LOCKED: instances purging at once take different rows, and never wait for each other.
+        const changes = async (sql: string, params: unknown[]) => (await c.query(sql, params)).rowCount ?? 0;
+        const expired = (table: string, column: string, key = 'id') => `DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE ${column} < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`;
+        let idempotencyKeys = await changes(expired('idempotency_keys', 'created_at', 'key'), [step.replayBefore, step.limit]);
+        let fingerprints = await changes(expired('lead_fingerprints', 'received_at', 'fingerprint'), [step.replayBefore, step.limit]);
+        await changes("UPDATE leads SET fingerprint = '' WHERE id IN (SELECT id FROM leads WHERE received_at < $1 AND fingerprint <> '' LIMIT $2 FOR UPDATE SKIP LOCKED)", [step.replayBefore, step.limit]);
+        const old = 'SELECT id FROM leads WHERE received_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED';
+        const { rows } = await c.query<{ id: string }>(old, [step.leadsBefore, step.limit]);
+        const ids = rows.map((r) => r.id);
+        idempotencyKeys += await changes('DELETE FROM idempotency_keys WHERE lead_id = ANY($1)', [ids]);
+        fingerprints += await changes('DELETE FROM lead_fingerprints WHERE lead_id = ANY($1)', [ids]);
+        const leads = await changes('DELETE FROM leads WHERE id = ANY($1)', [ids]);
+        const deletionRecords = await changes(expired('deletion_records', 'deleted_at'), [step.deletionRecordsBefore, step.limit]);
+        return { leads, idempotencyKeys, fingerprints, deletionRecords };
+      }),
     secret: async (name) => {
       await pool.query('INSERT INTO secrets (name, value, created_at) VALUES ($1, $2, now()) ON CONFLICT (name) DO NOTHING', [name, randomBytes(32)]).catch(unavailable);
       const { rows } = await pool.query<{ value: Buffer }>('SELECT value FROM secrets WHERE name = $1', [name]).catch(unavailable);

@@ -7,7 +7,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { receiptOf, storedConsent, type LeadRecord } from '../leads/lead.ts';
-import { CommitOutcomeUnknownError, REPLAY_WINDOW_MS, StoreUnavailableError, type IdempotencyClaim, type LeadStore, type SubmitOutcome } from '../leads/store.ts';
+import {
+  CommitOutcomeUnknownError, REPLAY_WINDOW_MS, StoreUnavailableError,
+  type DeletionRecord, type IdempotencyClaim, type LeadFilter, type LeadStore, type PersonMatch, type Purged, type Removed, type SubmitOutcome,
+} from '../leads/store.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 
 // node:sqlite waits synchronously: a lock held by another process blocks the event loop this long
@@ -186,6 +189,31 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
    * reached the write-ahead log (a failed fsync): the lead may be stored. A full disk at COMMIT
    * means it was not written. Anything else is the submission's own failure (a bug): a 500.
    */
+  const personColumn = (match: PersonMatch) => (match.kind === 'email' ? 'email_normalised' : 'phone_e164');
+
+  function countPerson(match: PersonMatch): Removed {
+    const column = personColumn(match);
+    const count = (sql: string) => Number((db.prepare(sql).get(match.value) as { n: number }).n);
+    return {
+      leads: count(`SELECT count(*) AS n FROM leads WHERE ${column} = ?`),
+      idempotencyKeys: count(`SELECT count(*) AS n FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${column} = ?)`),
+      fingerprints: count(`SELECT count(*) AS n FROM leads WHERE ${column} = ? AND fingerprint <> ''`),
+    };
+  }
+
+  /** Runs `fn` in a write transaction of its own (outside any submission batch: the store is synchronous). */
+  function inTransaction<T>(fn: () => T): T {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = fn();
+      db.exec('COMMIT');
+      return result;
+    } catch (err) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
   const storeError = (err: unknown, phase: 'transaction' | 'commit' = 'transaction') => {
     if (!db.isOpen) return new StoreUnavailableError('the SQLite store is closed', { cause: err });
     const code = primaryCode(err);
@@ -206,14 +234,56 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     kind: 'sqlite',
     submit,
     ping: () => guard(() => void selectOne.get()),
-    async *exportLeads() {
+    async *exportLeads(filter: LeadFilter = {}) {
       const texts = new Map<string, string | undefined>();
       const disclosureText = (version: string) => {
         if (!texts.has(version)) texts.set(version, (selectDisclosure.get(version) as { text: string } | undefined)?.text);
         return texts.get(version);
       };
-      for (const row of db.prepare('SELECT * FROM leads ORDER BY received_at, id').iterate()) yield rowToLead(row as unknown as LeadRow, disclosureText);
+      const conditions: Array<[string, string | undefined]> = [
+        ['received_at >= ?', filter.since?.toISOString()],
+        ['received_at < ?', filter.until?.toISOString()],
+        ['form_type = ?', filter.form],
+      ];
+      const used = conditions.filter(([, value]) => value !== undefined);
+      const sql = `SELECT * FROM leads ${used.length > 0 ? `WHERE ${used.map(([c]) => c).join(' AND ')}` : ''} ORDER BY received_at, id`;
+      const params = used.map(([, value]) => value!);
+      // The statement streams: one row in memory at a time, whatever the number of leads.
+      for (const row of db.prepare(sql).iterate(...params)) yield rowToLead(row as unknown as LeadRow, disclosureText);
     },
+    countPerson: (match) => guard(() => countPerson(match)),
+    deletePerson: (match, record) =>
+      guard(() =>
+        inTransaction(() => {
+          const removed = countPerson(match);
+          db.prepare(`DELETE FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${personColumn(match)} = ?)`).run(match.value);
+          db.prepare(`DELETE FROM leads WHERE ${personColumn(match)} = ?`).run(match.value);
+          db.prepare('INSERT INTO deletion_records (identifier_hash, identifier_kind, deleted_at, lead_count) VALUES (?, ?, ?, ?)').run(
+            record.identifierHash, record.kind, record.deletedAt.toISOString(), removed.leads,
+          );
+          return removed;
+        }),
+      ),
+    deletionRecords: () =>
+      guard(() =>
+        (db.prepare('SELECT identifier_hash, identifier_kind, deleted_at, lead_count FROM deletion_records ORDER BY deleted_at, id').all() as Array<{ identifier_hash: string; identifier_kind: DeletionRecord['kind']; deleted_at: string; lead_count: number }>)
+          .map((r) => ({ identifierHash: r.identifier_hash, kind: r.identifier_kind, deletedAt: new Date(r.deleted_at), leads: r.lead_count })),
+      ),
+    purgeStep: (step) =>
+      guard(() =>
+        inTransaction((): Purged => {
+          const before = (d: Date) => d.toISOString();
+          const changes = (sql: string, ...params: Array<string | number>) => Number(db.prepare(sql).run(...params).changes);
+          let idempotencyKeys = changes('DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? LIMIT ?)', before(step.replayBefore), step.limit);
+          // A fingerprint serves the 24-hour duplicate rule only: it is cleared from the lead afterwards.
+          const fingerprints = changes("UPDATE leads SET fingerprint = '' WHERE id IN (SELECT id FROM leads WHERE received_at < ? AND fingerprint <> '' LIMIT ?)", before(step.replayBefore), step.limit);
+          const old = `SELECT id FROM leads WHERE received_at < ? LIMIT ?`;
+          idempotencyKeys += changes(`DELETE FROM idempotency_keys WHERE lead_id IN (${old})`, before(step.leadsBefore), step.limit);
+          const leads = changes(`DELETE FROM leads WHERE id IN (${old})`, before(step.leadsBefore), step.limit);
+          const deletionRecords = changes('DELETE FROM deletion_records WHERE id IN (SELECT id FROM deletion_records WHERE deleted_at < ? LIMIT ?)', before(step.deletionRecordsBefore), step.limit);
+          return { leads, idempotencyKeys, fingerprints, deletionRecords };
+        }),
+      ),
     secret: (name) =>
       guard(() => {
         insertSecret.run(name, randomBytes(32), new Date().toISOString());

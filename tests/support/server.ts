@@ -11,6 +11,16 @@ import { promisify } from 'node:util';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
+/**
+ * The environment of a process the tests start, without the test runner's own variables: Vite
+ * and Astro read `MODE`, `DEV`, `PROD` and `NODE_ENV`, which Vitest sets for itself (`test`), and
+ * would build or serve in test mode.
+ */
+export function childEnv(): Record<string, string | undefined> {
+  const runners = new Set(['NODE_ENV', 'MODE', 'DEV', 'PROD', 'TEST', 'SSR', 'BASE_URL']);
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && !runners.has(name)));
+}
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -65,13 +75,11 @@ export async function startDevServer(options: StartOptions = {}): Promise<Runnin
 
 async function run(args: string[], options: StartOptions, ready: (line: string) => { port: number; pid: number } | undefined): Promise<RunningServer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'lead-intake-'));
-  const databaseUrl = `file:${join(dir, 'leads.sqlite')}`;
-  // The test runner's own variables (VITEST, NODE_ENV=test) would put Astro's dev server in test mode.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV'));
+  const databaseUrl = options.env?.DATABASE_URL ?? `file:${join(dir, 'leads.sqlite')}`;
   const child = spawn('npm', args, {
     cwd: ROOT,
     detached: true,
-    env: { ...inherited, HOST: '127.0.0.1', PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', SITE_URL: 'http://localhost:4321', ...options.env },
+    env: { ...childEnv(), HOST: '127.0.0.1', PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', SITE_URL: 'http://localhost:4321', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
@@ -130,11 +138,20 @@ async function run(args: string[], options: StartOptions, ready: (line: string) 
   };
 }
 
+/** Runs `npm run leads -- <args>` against a store; resolves with its exit code and output, whatever the code. */
+export function leads(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('npm', ['run', '--silent', 'leads', '--', ...args], { cwd: ROOT, env: { ...childEnv(), DATABASE_URL: databaseUrl, ...env }, maxBuffer: 512 * 1024 * 1024 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr: stderr.replace(/^npm warn .*\n/gm, '') });
+    });
+  });
+}
+
 /** Runs `npm run leads -- export` against a store and returns the parsed lines. */
 export async function exportLeads(databaseUrl: string): Promise<Array<Record<string, unknown>>> {
   const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'leads', '--', 'export'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+    env: { ...childEnv(), DATABASE_URL: databaseUrl },
   });
   return stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { disclosureOf, toLeadRecord } from '../../src/leads/lead.ts';
+import { purge, purgeCutoffs } from '../../src/leads/retention.ts';
 import { validateLead, type ValidLead } from '../../src/leads/validate.ts';
 import type { LeadStore } from '../../src/leads/store.ts';
 import { openPostgresStore } from '../../src/store/postgres-store.ts';
@@ -153,6 +154,92 @@ for (const factory of factories) {
       await store.close();
       store = await reopen();
       expect(await store.secret('test-key')).toEqual(key);
+    });
+
+    it('exports what a filter selects: from --since (inclusive) until --until (exclusive), of one form', async () => {
+      const at = (iso: string) => meta(new Date(iso));
+      const leads = [
+        toLeadRecord(valid(quote()), at('2026-10-31T23:59:59.999Z')),
+        toLeadRecord(valid(quote()), at('2026-11-01T00:00:00.000Z')),
+        toLeadRecord(valid(contact()), at('2026-11-15T12:00:00.000Z')),
+        toLeadRecord(valid(quote()), at('2026-11-30T23:59:59.999Z')),
+        toLeadRecord(valid(contact()), at('2026-12-01T00:00:00.000Z')),
+      ];
+      for (const lead of leads) await store.submit(lead, undefined);
+      const ids = async (filter: Parameters<LeadStore['exportLeads']>[0]) => {
+        const found = [];
+        for await (const l of store.exportLeads(filter)) found.push(l.id);
+        return found;
+      };
+      const november = { since: new Date('2026-11-01T00:00:00Z'), until: new Date('2026-12-01T00:00:00Z') };
+      expect(await ids(november)).toEqual([leads[1]!.id, leads[2]!.id, leads[3]!.id]);
+      expect(await ids({ ...november, form: 'support' })).toEqual([leads[2]!.id]);
+      expect(await ids({ form: 'quote' })).toEqual([leads[0]!.id, leads[1]!.id, leads[3]!.id]);
+      expect(await ids({})).toHaveLength(5);
+    });
+
+    it('deletes every lead of one person, with their idempotency records, keeps everyone else\'s, and records the deletion without the person\'s details', async () => {
+      const person = { email: 'ada.byron@example.com', phone: '(503) 555-0177' };
+      const theirs = [toLeadRecord(valid(quote({ ...person })), meta()), toLeadRecord(valid(contact({ ...person, email: 'Ada.Byron@Example.com' })), meta())];
+      const others = toLeadRecord(valid(quote()), meta());
+      await store.submit(theirs[0]!, { key: 'ada-key', requestHash: 'h' });
+      await store.submit(theirs[1]!, undefined);
+      await store.submit(others, { key: 'other-key', requestHash: 'h' });
+      const match = { kind: 'email' as const, value: 'ada.byron@example.com' };
+      expect(await store.countPerson(match)).toEqual({ leads: 2, idempotencyKeys: 1, fingerprints: 2 });
+      const removed = await store.deletePerson(match, { identifierHash: 'hash-of-ada', kind: 'email', deletedAt: new Date('2026-11-22T10:00:00Z') });
+      expect(removed.leads).toBe(2);
+      const left = [];
+      for await (const l of store.exportLeads()) left.push(l.id);
+      expect(left).toEqual([others.id]);
+      expect(await store.deletionRecords()).toEqual([{ identifierHash: 'hash-of-ada', kind: 'email', deletedAt: new Date('2026-11-22T10:00:00Z'), leads: 2 }]);
+      // The key and the duplicate fingerprint went with the leads: the same submission is new again.
+      expect((await store.submit(toLeadRecord(valid(quote({ ...person })), meta()), { key: 'ada-key', requestHash: 'h' })).kind).toBe('created');
+      expect((await store.submit(toLeadRecord(valid(quote()), meta()), { key: 'other-key', requestHash: 'h' })).kind).toBe('replayed');
+      // By phone, in its normalised form.
+      expect((await store.countPerson({ kind: 'phone', value: '+15035550177' })).leads).toBe(1);
+    });
+
+    it('purges, step by step, leads past the retention period, records past 24 hours and deletion records past 24 months, and keeps the rest', async () => {
+      const now = new Date('2028-06-01T00:00:00Z');
+      const daysAgo = (d: number) => meta(new Date(now.getTime() - d * 86_400_000));
+      const old = Array.from({ length: 5 }, () => toLeadRecord(valid(quote()), daysAgo(800)));
+      const kept = toLeadRecord(valid(quote()), daysAgo(100));
+      const recent = toLeadRecord(valid(quote()), daysAgo(0.5));
+      for (const lead of old) await store.submit(lead, { key: `old-${lead.id}`, requestHash: 'h' });
+      await store.submit(kept, { key: 'kept-key', requestHash: 'h' });
+      await store.submit(recent, { key: 'recent-key', requestHash: 'h' });
+      await store.deletePerson({ kind: 'email', value: 'nobody@example.com' }, { identifierHash: 'old-record', kind: 'email', deletedAt: new Date(now.getTime() - 800 * 86_400_000) });
+      await store.deletePerson({ kind: 'email', value: 'nobody@example.com' }, { identifierHash: 'new-record', kind: 'email', deletedAt: new Date(now.getTime() - 10 * 86_400_000) });
+      const cutoffs = purgeCutoffs(now, 730);
+      // Steps of two rows: the loop goes on until a step finds less than a full step.
+      const first = await store.purgeStep({ ...cutoffs, limit: 2 });
+      expect(first.leads).toBe(2);
+      const total = await purge(store, cutoffs);
+      expect(first.leads + total.leads).toBe(5);
+      // Every key older than 24 hours (the five old leads' and the kept one's), and the fingerprints of leads past 24 hours.
+      expect(first.idempotencyKeys + total.idempotencyKeys).toBe(6);
+      expect(first.fingerprints + total.fingerprints).toBeGreaterThanOrEqual(1);
+      const left = [];
+      for await (const l of store.exportLeads()) left.push(l.id);
+      expect(left.sort()).toEqual([kept.id, recent.id].sort());
+      expect((await store.deletionRecords()).map((r) => r.identifierHash)).toEqual(['new-record']);
+      // The kept lead's key expired and was purged: the same key is free; the recent one still replays.
+      expect((await store.submit(toLeadRecord(valid(quote()), meta(now)), { key: 'kept-key', requestHash: 'other' })).kind).toBe('created');
+      expect((await store.submit(toLeadRecord(valid(quote()), meta(now)), { key: 'recent-key', requestHash: 'h' })).kind).toBe('replayed');
+    });
+
+    it('purges safely from two openings of the store at once: every old lead removed once, no error', async () => {
+      const now = new Date('2028-06-01T00:00:00Z');
+      for (let i = 0; i < 450; i++) await store.submit(toLeadRecord(valid(quote()), meta(new Date(now.getTime() - (800 + i / 1000) * 86_400_000))), undefined);
+      const other = await reopen();
+      try {
+        const [a, b] = await Promise.all([purge(store, purgeCutoffs(now, 730)), purge(other, purgeCutoffs(now, 730))]);
+        expect(a.leads + b.leads).toBe(450);
+        expect(await count(store)).toBe(0);
+      } finally {
+        await other.close();
+      }
     });
 
     it('remembers the first announcement of a value until it changes', async () => {

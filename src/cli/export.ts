@@ -1,0 +1,82 @@
+/**
+ * `leads export`: the stored leads as JSON lines (every field and all the evidence) or as CSV for
+ * a spreadsheet (one header row, the columns the office works with). Streams: one lead in memory
+ * at a time, and no more written than the reader takes.
+ */
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { LeadRecord } from '../leads/lead.ts';
+import type { LeadFilter, LeadStore } from '../leads/store.ts';
+
+/** The JSON line of a lead: what the office and any later tool may need. */
+export function leadLine(lead: LeadRecord): string {
+  return JSON.stringify({
+    id: lead.id,
+    formType: lead.formType,
+    receivedAt: lead.receivedAt,
+    receivedVia: lead.receivedVia,
+    fields: lead.fields,
+    phoneE164: lead.phoneE164,
+    emailNormalised: lead.emailNormalised,
+    consent: lead.consent,
+    ...(lead.disclosure && { disclosure: lead.disclosure }),
+  });
+}
+
+/** The CSV's columns: a header for people, and where each value comes from. */
+const COLUMNS: ReadonlyArray<[string, (lead: LeadRecord) => unknown]> = [
+  ['Reference', (l) => l.id],
+  ['Received at (UTC)', (l) => l.receivedAt],
+  ['Form', (l) => (l.formType === 'quote' ? 'quote request' : 'contact message')],
+  ['Channel', (l) => l.consent.channel],
+  ['Name', (l) => l.fields.name],
+  ['Phone (E.164)', (l) => l.phoneE164],
+  ['Phone as typed', (l) => l.fields.phone],
+  ['E-mail', (l) => l.fields.email],
+  ['Bedrooms', (l) => l.fields.bedrooms],
+  ['Bathrooms', (l) => l.fields.bathrooms],
+  ['Service', (l) => l.fields.service],
+  ['Notes', (l) => l.fields.notes],
+  ['Help with', (l) => l.fields.helpWith],
+  ['Message', (l) => l.fields.message],
+  ['Consent', (l) => (l.consent.communicationsConsent === null ? '' : l.consent.communicationsConsent ? 'yes' : 'no')],
+  ['Consent time', (l) => l.consent.consentTimestamp],
+  ['Page', (l) => l.consent.pageUrl],
+  ['Consent wording version', (l) => l.consent.disclosureVersion],
+];
+
+/**
+ * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return first)
+ * gets a leading apostrophe, which the spreadsheet shows as text and hides.
+ */
+export function neutralise(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+async function write(out: Writable, chunk: string): Promise<void> {
+  if (!out.write(chunk)) await once(out, 'drain');
+}
+
+/** Writes the leads `filter` selects to `out`, in `format`; resolves with how many were written. */
+export async function exportLeads(store: LeadStore, out: Writable, format: 'jsonl' | 'csv', filter: LeadFilter): Promise<number> {
+  let count = 0;
+  if (format === 'jsonl') {
+    for await (const lead of store.exportLeads(filter)) {
+      await write(out, `${leadLine(lead)}\n`);
+      count++;
+    }
+    return count;
+  }
+  // RFC 4180 quoting by csv-stringify, UTF-8 with a byte-order mark so that spreadsheets read it as UTF-8.
+  const csv = stringify({ header: true, bom: true, columns: COLUMNS.map(([header]) => header), cast: { string: neutralise, boolean: String } });
+  csv.pipe(out, { end: false });
+  const finished = once(csv, 'end');
+  for await (const lead of store.exportLeads(filter)) {
+    if (!csv.write(COLUMNS.map(([, value]) => value(lead) ?? ''))) await once(csv, 'drain');
+    count++;
+  }
+  csv.end();
+  await finished;
+  return count;
+}

@@ -1,0 +1,33 @@
+/** How the operator commands are called; a wrong call prints this and exits with 2. */
+export const USAGE = `usage: npm run leads -- <command> [options]
+
+  export [--format jsonl|csv] [--since <date-time>] [--until <date-time>] [--form quote|support]
+      Print the stored leads, oldest first: one JSON object per line (jsonl, the default), or
+      CSV with a header row, for a spreadsheet. --since is inclusive, --until exclusive; both
+      are ISO 8601 dates or date-times, such as 2026-11-01 or 2026-11-01T09:00:00Z.
+
+  delete (--email <address> | --phone <number>) [--dry-run]
+      Remove every lead of one person (matched on the normalised e-mail or phone), with their
+      idempotency records and duplicate fingerprints, and keep a deletion record without their
+      details. --dry-run only counts.
+
+  purge [--older-than <days>]
+      Remove the leads older than LEADS_RETENTION_DAYS (or <days>), idempotency records and
+      fingerprints older than 24 hours, and deletion records older than 24 months.
+
+Every command works on the store DATABASE_URL names. Exit status: 0 done, 1 failed, 2 wrong call.
+`;
+
+/** A wrong call: its message is printed with the usage, and the exit status is 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** An ISO 8601 date or date-time with a zone, as a `Date`; a `UsageError` naming `option` otherwise. */
+export function parseDate(option: string, value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new UsageError(`${option} must be an ISO 8601 date or date-time with a zone, such as 2026-11-01 or 2026-11-01T09:00:00Z (got "${value}")`);
+  }
+  return new Date(value);
+}

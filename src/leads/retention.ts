@@ -1,0 +1,63 @@
+/**
+ * What the company keeps, and for how long, carried out: leads for the configured retention
+ * period (24 months by default, as `/privacy` says), idempotency records and duplicate
+ * fingerprints for 24 hours, deletion records for 24 months. Purging runs in small steps, each
+ * its own short transaction, so that submissions never wait behind it; deleting a person's data
+ * on request leaves a record that proves it was done, without the person's data.
+ */
+import { createHmac } from 'node:crypto';
+import { toE164UsPhone } from './phone.ts';
+import { REPLAY_WINDOW_MS, type LeadStore, type PersonMatch, type Purged, type Removed } from './store.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** How long a deletion record is kept: the 24 months after which nobody can ask about it. */
+export const DELETION_RECORD_DAYS = 730;
+
+/** Rows of each kind one purge step removes at most: a few milliseconds of the store's time. */
+export const PURGE_STEP_ROWS = 200;
+
+/** The cutoffs of a purge at `now`: leads older than `retentionDays`, records past their time. */
+export function purgeCutoffs(now: Date, retentionDays: number) {
+  return {
+    leadsBefore: new Date(now.getTime() - retentionDays * DAY_MS),
+    replayBefore: new Date(now.getTime() - REPLAY_WINDOW_MS),
+    deletionRecordsBefore: new Date(now.getTime() - DELETION_RECORD_DAYS * DAY_MS),
+  };
+}
+
+/**
+ * Removes everything past its time, step by step, yielding to other work between steps
+ * (`pause`), until a step finds nothing left. Returns the totals.
+ */
+export async function purge(store: LeadStore, cutoffs: ReturnType<typeof purgeCutoffs>, pause: () => Promise<void> = () => new Promise((r) => setImmediate(r))): Promise<Purged> {
+  const total: Purged = { leads: 0, idempotencyKeys: 0, fingerprints: 0, deletionRecords: 0 };
+  for (;;) {
+    const step = await store.purgeStep({ ...cutoffs, limit: PURGE_STEP_ROWS });
+    for (const kind of Object.keys(total) as Array<keyof Purged>) total[kind] += step[kind];
+    if (Object.values(step).every((n) => n < PURGE_STEP_ROWS)) return total;
+    await pause();
+  }
+}
+
+/** A person as the office names them: an e-mail address or a U.S. phone number, normalised as leads store them. */
+export function personOf(kind: 'email' | 'phone', given: string): PersonMatch | undefined {
+  if (kind === 'email') {
+    const email = given.trim().toLowerCase();
+    return /^[^\s@]+@[^\s@]+$/.test(email) ? { kind, value: email } : undefined;
+  }
+  const e164 = toE164UsPhone(given.trim());
+  return e164 ? { kind, value: e164 } : undefined;
+}
+
+/** The keyed hash a deletion record keeps instead of the identifier: it proves, and reveals nothing. */
+export function identifierHash(key: Buffer, match: PersonMatch): string {
+  return createHmac('sha256', key).update(`${match.kind}:${match.value}`).digest('hex');
+}
+
+/** Removes every lead of a person (or counts them, on a dry run), with a deletion record. */
+export async function deletePerson(store: LeadStore, match: PersonMatch, options: { dryRun: boolean; now?: Date }): Promise<Removed> {
+  if (options.dryRun) return store.countPerson(match);
+  const key = await store.secret('deletion-records');
+  return store.deletePerson(match, { identifierHash: identifierHash(key, match), kind: match.kind, deletedAt: options.now ?? new Date() });
+}

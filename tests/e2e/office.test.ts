@@ -1,0 +1,308 @@
+/**
+ * The office's tools against the built server and the real stores: the CSV export a spreadsheet
+ * opens safely, exports by period and form, deletion on request on SQLite and PostgreSQL, the
+ * purge, the automatic purge while submissions go on, flat memory for 100,000 leads, the usage
+ * message, and /privacy stating the configured retention.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toLeadRecord } from '../../src/leads/lead.ts';
+import { validateLead } from '../../src/leads/validate.ts';
+import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { contact, newClient, quote } from '../support/fixtures.ts';
+import { call, postJson } from '../support/http.ts';
+import { childEnv, exportLeads, leads, ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { createSchema, postgresAvailable } from '../support/services.ts';
+
+const env = { TRUST_PROXY: '127.0.0.1, ::1' };
+const DAY = 86_400_000;
+
+/** Stores leads received at the given moments straight into a SQLite store, as if sent then. */
+async function storeAt(path: string, moments: Date[], body: () => Record<string, unknown> = quote): Promise<string[]> {
+  const store = openSqliteStore(path);
+  const ids: string[] = [];
+  try {
+    for (const now of moments) {
+      const v = validateLead(body());
+      if (!v.ok) throw new Error(JSON.stringify(v.errors));
+      const lead = toLeadRecord(v.lead, { receivedVia: '/api/v1/leads', channel: 'api', clientAddress: '198.51.100.9', userAgent: 'test', now });
+      await store.submit(lead, undefined);
+      ids.push(lead.id);
+    }
+  } finally {
+    await store.close();
+  }
+  return ids;
+}
+
+describe('the CSV export', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ env });
+  });
+  afterAll(async () => {
+    await server?.dispose();
+  });
+
+  it('holds every lead submitted over HTTP, quoted as RFC 4180 says, and runs no formula in a spreadsheet', async () => {
+    const hostile = quote({ name: 'Zoë "Zed" Åström, Jr.', notes: '=HYPERLINK("http://example.com")\nSecond line, with a comma', phone: '+1 (503) 555-0142' });
+    const tricky = contact({ message: '@SUM(A1:A2)', helpWith: '-2+3' });
+    const replies = [await postJson(`${server.url}/api/v1/leads`, hostile, newClient()), await postJson(`${server.url}/api/v1/leads`, tricky, newClient())];
+    expect(replies.map((r) => r.status)).toEqual([201, 201]);
+    const { code, stdout } = await leads(server.databaseUrl, ['export', '--format', 'csv']);
+    expect(code).toBe(0);
+    expect(stdout.startsWith('\ufeff'), 'a UTF-8 byte-order mark for spreadsheets').toBe(true);
+    const rows: Array<Record<string, string>> = parse(stdout, { columns: true, bom: true });
+    const quoteRow = rows.find((r) => r.Reference === replies[0]!.json.id)!;
+    expect(quoteRow).toMatchObject({
+      Form: 'quote request',
+      Channel: 'api',
+      Name: 'Zoë "Zed" Åström, Jr.',
+      Notes: `'=HYPERLINK("http://example.com")\nSecond line, with a comma`,
+      'Phone (E.164)': "'+15035550142",
+      'Phone as typed': "'+1 (503) 555-0142",
+      Consent: 'yes',
+      Bedrooms: '3',
+    });
+    const contactRow = rows.find((r) => r.Reference === replies[1]!.json.id)!;
+    expect(contactRow).toMatchObject({ Form: 'contact message', Message: "'@SUM(A1:A2)", 'Help with': "'-2+3", Consent: '' });
+    for (const row of rows) for (const cell of Object.values(row)) expect(cell, cell).not.toMatch(/^[=+\-@\t\r]/);
+  });
+});
+
+describe('exports by period and form, and the purge, on a store of known dates', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'office-'));
+  const path = join(dir, 'leads.sqlite');
+  const url = `file:${path}`;
+  let ids: { oct: string; nov1: string; novContact: string; nov30: string; dec: string; old: string[] };
+  beforeAll(async () => {
+    const [oct, nov1, nov30, dec] = await storeAt(path, ['2026-10-31T23:59:59.999Z', '2026-11-01T00:00:00Z', '2026-11-30T23:59:59.999Z', '2026-12-01T00:00:00Z'].map((s) => new Date(s)));
+    const [novContact] = await storeAt(path, [new Date('2026-11-15T12:00:00Z')], contact);
+    const old = await storeAt(path, [800, 760, 731].map((d) => new Date(Date.now() - d * DAY)));
+    ids = { oct: oct!, nov1: nov1!, novContact: novContact!, nov30: nov30!, dec: dec!, old };
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const exported = async (args: string[]) => {
+    const { code, stdout, stderr } = await leads(url, ['export', ...args]);
+    expect(code, stderr).toBe(0);
+    return stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l).id as string);
+  };
+
+  it('--since is inclusive, --until exclusive, --form selects one form, and CSV selects the same', async () => {
+    expect(await exported(['--since', '2026-11-01', '--until', '2026-12-01T00:00:00Z'])).toEqual([ids.nov1, ids.novContact, ids.nov30]);
+    expect(await exported(['--since', '2026-11-01T00:00:00Z', '--until', '2026-12-01', '--form', 'support'])).toEqual([ids.novContact]);
+    expect(await exported(['--since', '2026-12-01'])).toEqual([ids.dec]);
+    const csv = await leads(url, ['export', '--format', 'csv', '--form', 'quote', '--until', '2026-11-16']);
+    expect((parse(csv.stdout, { columns: true, bom: true }) as Array<{ Reference: string }>).map((r) => r.Reference)).toEqual([...ids.old, ids.oct, ids.nov1]);
+  });
+
+  it('refuses bad dates and bad options with the usage message and exit status 2', async () => {
+    for (const args of [['export', '--since', 'yesterday'], ['export', '--until', '2026-13-45'], ['export', '--format', 'xml'], ['export', '--form', 'sales'], ['export', '--colour'], ['delete'], ['delete', '--email', 'a@example.com', '--phone', '5035550142'], ['delete', '--phone', '12'], ['purge', '--older-than', 'ten'], ['frobnicate'], []]) {
+      const result = await leads(url, args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toContain('usage: npm run leads -- <command> [options]');
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('a store it cannot open is a failure, exit status 1', async () => {
+    const result = await leads('postgres://nobody@127.0.0.1:9/none', ['export'], { PGCONNECT_TIMEOUT: '2' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/leads export failed/);
+  });
+
+  it('purge removes the leads older than the retention period and keeps the rest', async () => {
+    const dry = await leads(url, ['export']);
+    expect(dry.stdout.split('\n').filter(Boolean)).toHaveLength(8);
+    const { code, stdout } = await leads(url, ['purge']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Removed 3 leads older than 730 days/);
+    const left = await exported([]);
+    for (const id of ids.old) expect(left).not.toContain(id);
+    expect(left).toEqual([ids.oct, ids.nov1, ids.novContact, ids.nov30, ids.dec]);
+    // A shorter period, given on the command line, for the leads from before December.
+    const days = Math.floor((Date.now() - Date.parse('2026-11-16T00:00:00Z')) / DAY);
+    expect((await leads(url, ['purge', '--older-than', String(days)])).stdout).toMatch(/^Removed 3 leads older than/);
+    expect(await exported([])).toEqual([ids.nov30, ids.dec]);
+  });
+});
+
+describe('an export of 100,000 leads', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'office-big-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A store of `n` leads, made by SQL from one real lead (a few seconds for 100,000). */
+  async function storeOf(n: number): Promise<string> {
+    const path = join(dir, `${n}.sqlite`);
+    await storeAt(path, [new Date()]);
+    const db = new DatabaseSync(path);
+    db.exec(`INSERT INTO leads SELECT lower(hex(randomblob(16))), form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent
+             FROM leads, (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n - 1}) SELECT i FROM n)`);
+    db.close();
+    return path;
+  }
+
+  /** Runs an export under a heap limit; resolves with its peak RSS (MiB) and the lines it wrote. */
+  function measure(path: string, format: 'jsonl' | 'csv', heapMiB: number): Promise<{ peakMiB: number; lines: number; code: number | null }> {
+    return new Promise((resolve, reject) => {
+      const node = join(ROOT, 'node_modules/.bin/node');
+      const child = spawn(node, [`--max-old-space-size=${heapMiB}`, 'src/cli/leads.ts', 'export', '--format', format], { cwd: ROOT, env: { ...childEnv(), DATABASE_URL: `file:${path}` }, stdio: ['ignore', 'pipe', 'ignore'] });
+      let peak = 0;
+      let lines = 0;
+      const timer = setInterval(() => {
+        try {
+          peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024);
+        } catch {
+          /* exited */
+        }
+      }, 20);
+      child.stdout.on('data', (chunk: Buffer) => {
+        for (const byte of chunk) if (byte === 10) lines++;
+      });
+      child.on('error', reject);
+      child.on('exit', (code) => {
+        clearInterval(timer);
+        resolve({ peakMiB: peak, lines, code });
+      });
+    });
+  }
+
+  it('runs in flat memory: under a heap of 64 MiB, less than the leads it writes, and in about the memory of 10,000', async () => {
+    const [small, big] = [await storeOf(10_000), await storeOf(100_000)];
+    for (const format of ['jsonl', 'csv'] as const) {
+      const a = await measure(small, format, 64);
+      const b = await measure(big, format, 64);
+      console.log(`export ${format}: ${a.peakMiB.toFixed(0)} MiB for 10,000 leads, ${b.peakMiB.toFixed(0)} MiB for 100,000`);
+      // About 60 MB of output: an export that held it would run out of its 64 MiB heap and fail.
+      expect(b.code, format).toBe(0);
+      expect(b.lines).toBe(100_000 + (format === 'csv' ? 1 : 0));
+      expect(b.peakMiB - a.peakMiB, format).toBeLessThan(32);
+    }
+  }, 120_000);
+});
+
+describe('/privacy states the retention the server is configured with', () => {
+  for (const days of [undefined, '365']) {
+    it(`LEADS_RETENTION_DAYS=${days ?? '(default)'}`, async () => {
+      const server = await startServer({ env: days ? { LEADS_RETENTION_DAYS: days } : {} });
+      try {
+        const page = await call(`${server.url}/privacy`);
+        expect(page.text).toContain(`<strong>${days ?? '730'} days</strong>`);
+        expect(page.text).not.toContain('@@configured');
+      } finally {
+        await server.dispose();
+      }
+    });
+  }
+});
+
+describe('deletion on request', () => {
+  const run = (name: string, open: () => Promise<{ server: RunningServer; done(): Promise<void> }>, skip = false) =>
+    describe.skipIf(skip)(name, () => {
+      let server: RunningServer;
+      let done: () => Promise<void>;
+      beforeAll(async () => {
+        ({ server, done } = await open());
+      });
+      afterAll(async () => {
+        await done?.();
+      });
+
+      it('delete --email removes that person\'s leads while others stay; the same body and key then make a new lead', async () => {
+        const person = { email: `Rosa.Parks.${Date.now()}@Example.com`, phone: '(503) 555-0166' };
+        const key = crypto.randomUUID();
+        const first = quote({ ...person });
+        const client = newClient();
+        const theirs = [await postJson(`${server.url}/api/v1/leads`, first, { ...client, 'Idempotency-Key': key }), await postJson(`${server.url}/api/v1/leads`, contact({ ...person }), client)];
+        const other = await postJson(`${server.url}/api/v1/leads`, quote(), client);
+        expect([...theirs, other].map((r) => r.status)).toEqual([201, 201, 201]);
+
+        const dry = await leads(server.databaseUrl, ['delete', '--email', person.email.toUpperCase(), '--dry-run']);
+        expect(dry).toMatchObject({ code: 0 });
+        expect(dry.stdout).toMatch(/^Would remove 2 leads of this person, with 1 idempotency record/);
+        expect((await exportLeads(server.databaseUrl)).filter((l) => theirs.some((r) => r.json.id === l.id))).toHaveLength(2);
+
+        const done = await leads(server.databaseUrl, ['delete', '--email', person.email]);
+        expect(done.code, done.stderr).toBe(0);
+        expect(done.stdout).toMatch(/^Removed 2 leads of this person, with 1 idempotency record and 2 duplicate fingerprints\.\nA deletion record was kept/);
+        expect(done.stdout).toMatch(/Backups made before now still hold these leads until they rotate out/);
+        const left = (await exportLeads(server.databaseUrl)).map((l) => l.id);
+        for (const reply of theirs) expect(left).not.toContain(reply.json.id);
+        expect(left).toContain(other.json.id);
+
+        const again = await postJson(`${server.url}/api/v1/leads`, first, { ...client, 'Idempotency-Key': key });
+        expect(again.status).toBe(201);
+        expect(again.headers.get('idempotent-replayed')).toBeNull();
+        expect(again.json.id).not.toBe(theirs[0]!.json.id);
+      });
+
+      it('delete --phone matches the normalised number, whatever spelling the office types', async () => {
+        const person = { phone: '503.555.0155', email: `grace.h.${Date.now()}@example.com` };
+        expect((await postJson(`${server.url}/api/v1/leads`, quote({ ...person }), newClient())).status).toBe(201);
+        const done = await leads(server.databaseUrl, ['delete', '--phone', '+1 (503) 555-0155']);
+        expect(done.stdout).toMatch(/^Removed [1-9]\d* leads? of this person/);
+        expect((await exportLeads(server.databaseUrl)).some((l) => (l.fields as { email: string }).email === person.email)).toBe(false);
+      });
+    });
+
+  run('on SQLite', async () => {
+    const server = await startServer({ env });
+    return { server, done: () => server.dispose() };
+  });
+  run('on PostgreSQL', async () => {
+    const schema = await createSchema();
+    const server = await startServer({ env: { ...env, DATABASE_URL: schema.url } });
+    return { server, done: async () => { await server.dispose(); await schema.drop(); } };
+  }, !postgresAvailable());
+});
+
+describe('the automatic purge', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'office-auto-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('runs at start-up, in steps, while submissions go on, and none of them fails', async () => {
+    // 30,000 leads past the retention period (one stored, the rest copied by SQL with their own ids and times).
+    const path = join(dir, 'leads.sqlite');
+    await storeAt(path, [new Date(Date.now() - 800 * DAY)]);
+    const db = new DatabaseSync(path);
+    db.exec(`INSERT INTO leads SELECT lower(hex(randomblob(16))), form_type, strftime('%Y-%m-%dT%H:%M:%fZ', received_at, '-' || i || ' minutes'), received_via, fields, phone_e164, email_normalised, fingerprint, consent
+             FROM leads, (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 29999) SELECT i FROM n)`);
+    const old = (db.prepare('SELECT id FROM leads').all() as Array<{ id: string }>).map((r) => r.id);
+    db.close();
+    const server = await startServer({ dir, env });
+    try {
+      const statuses: number[] = [];
+      const accepted: string[] = [];
+      let purged = false;
+      const submitter = async () => {
+        while (!purged) {
+          const reply = await postJson(`${server.url}/api/v1/leads`, quote(), newClient());
+          statuses.push(reply.status);
+          if (reply.status === 201) accepted.push(reply.json.id);
+        }
+      };
+      const submitters = Array.from({ length: 4 }, submitter);
+      for (let i = 0; i < 300 && !server.logs.some((l) => l.includes('retention purge done')); i++) await new Promise((r) => setTimeout(r, 50));
+      purged = true;
+      await Promise.all(submitters);
+      const doneAt = server.logs.findIndex((l) => l.includes('retention purge done'));
+      const done = JSON.parse(server.logs[doneAt]!);
+      expect(done.removed.leads).toBe(old.length);
+      const answeredMeanwhile = server.logs.slice(0, doneAt).filter((l) => l.includes('"status":201'));
+      expect(answeredMeanwhile.length, 'submissions answered while the purge ran').toBeGreaterThan(0);
+      expect(statuses.length).toBeGreaterThan(0);
+      expect(new Set(statuses)).toEqual(new Set([201]));
+      const left = new Set((await exportLeads(server.databaseUrl)).map((l) => l.id));
+      for (const id of old) expect(left.has(id)).toBe(false);
+      for (const id of accepted) expect(left.has(id)).toBe(true);
+    } finally {
+      await server.dispose();
+    }
+  }, 60_000);
+});
