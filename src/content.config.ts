@@ -70,6 +70,8 @@ const company = defineCollection({
     name: z.string().min(2).max(80),
     /** Where it works, in words. */
     area: z.string().min(5).max(120),
+    /** The office's time zone (an IANA name): the office's e-mail gives each lead's receipt time in it. */
+    timeZone: z.string().refine((s) => Intl.supportedValuesOf('timeZone').includes(s) || s === 'UTC', 'timeZone must be an IANA time zone, such as America/Los_Angeles'),
   }),
 });
 

@@ -28,10 +28,10 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
       level,
       base: undefined,
       timestamp: isoTimeOncePerMs(),
-      // Belt and braces: if lead data ever reaches a log call, it is censored, not written. (Not
+      // Belt and braces: if lead data (or the SMTP credentials) ever reaches a log call, it is censored, not written. (Not
       // `*.name` or `*.message`: those would also hide the name and message of every logged error.)
       redact: {
-        paths: ['name', 'email', 'phone', 'notes', 'message', 'body', 'fields', 'lead', 'data', '*.email', '*.phone', '*.notes', '*.body', '*.fields'],
+        paths: ['name', 'email', 'phone', 'notes', 'message', 'body', 'fields', 'lead', 'data', '*.email', '*.phone', '*.notes', '*.body', '*.fields', 'auth', '*.auth', 'pass', '*.pass', 'smtp', '*.smtp'],
         censor: '[redacted]',
       },
     },

@@ -78,7 +78,7 @@ export const USAGE_RULES = [
   'Do not probe or POST to unadvertised registration paths; send no Authorization header, token, API key or password.',
 ] as const;
 
-/** What the product does not offer (spec section 1), stated so that nobody goes looking for it. */
+/** What the product does not offer (spec sections 1 and 6), stated so that nobody goes looking for it. */
 export const NOT_OFFERED = [
   'public sandbox',
   'API-key program',
@@ -86,6 +86,7 @@ export const NOT_OFFERED = [
   'SDK',
   'MCP server',
   'webhook product',
+  'events or outbound notifications to callers',
   'agent registration',
   'access to customer, cleaner, schedule, payment or third-party field-service records',
 ] as const;

@@ -8,11 +8,16 @@ import { WEB_FORMS } from './web-forms/forms.ts';
 export const siteUrl = getConfig().siteUrl;
 export const links = serviceLinks(siteUrl);
 
+/** The company, as `content/company.yaml` describes it. */
+export async function company(): Promise<{ name: string; area: string; timeZone: string }> {
+  const entry = await getEntry('company', 'company');
+  if (!entry) throw new Error('content/company.yaml must have a `company` entry');
+  return entry.data;
+}
+
 /** The company's name, as `content/company.yaml` says. */
 export async function companyName(): Promise<string> {
-  const company = await getEntry('company', 'company');
-  if (!company) throw new Error('content/company.yaml must have a `company` entry');
-  return company.data.name;
+  return (await company()).name;
 }
 
 /** The URL path of a content entry: `index` is `/`, `developers` is `/developers`. */

@@ -47,6 +47,11 @@ const commands: Record<string, Command> = {
         process.stdout.write('A deletion record was kept for 24 months: a keyed hash of the identifier, the time and the count, none of the person\'s details.\n');
         process.stdout.write('Backups made before now still hold these leads until they rotate out.\n');
       }
+      if (removed.officeEmails.length > 0) {
+        process.stdout.write(
+          `The office was e-mailed about ${plural(removed.officeEmails.length, 'of these leads', 'of these leads')}: ${dryRun ? 'when deleting, also delete' : 'delete'} those messages from the office's mailbox too. Search it for their references:\n${removed.officeEmails.map((id) => `  ${id}\n`).join('')}`,
+        );
+      }
     } finally {
       await store.close();
     }
@@ -63,6 +68,31 @@ const commands: Record<string, Command> = {
       process.stdout.write(
         `Removed ${plural(removed.leads, 'lead')} older than ${plural(days, 'day')}, ${plural(removed.idempotencyKeys, 'idempotency record')} and ${plural(removed.fingerprints, 'duplicate fingerprint')} older than 24 hours, and ${plural(removed.deletionRecords, 'deletion record')} older than 24 months.\n`,
       );
+    } finally {
+      await store.close();
+    }
+  },
+
+  async outbox(args, open) {
+    const { values } = parseArgs({ args, options: { limit: { type: 'string', default: '100' } } });
+    if (!/^\d{1,6}$/.test(values.limit) || Number(values.limit) < 1) throw new UsageError(`--limit must be a whole number, at least 1 (got "${values.limit}")`);
+    const store = await open();
+    try {
+      const status = await store.outboxStatus();
+      const entries = await store.waitingNotifications(Number(values.limit));
+      if (!getConfig().mail) process.stdout.write('Office e-mail is off: SMTP_URL is not set, so no notification is written or sent.\n');
+      if (status.waiting === 0) {
+        process.stdout.write('Nothing is waiting: every notification of a lead has been sent.\n');
+        return;
+      }
+      const age = Math.max(0, Math.round((Date.now() - status.oldestWaiting!.getTime()) / 60_000));
+      process.stdout.write(`${plural(status.waiting, 'notification')} waiting, ${status.failing} of them failed at least once; the oldest is ${plural(age, 'minute')} old.\n\n`);
+      const rows = [['lead', 'form', 'received', 'attempts', 'next attempt', 'last error'], ...entries.map((e) => [
+        e.leadId, e.formType, e.receivedAt.toISOString(), String(e.attempts), e.nextAttemptAt.toISOString(), e.lastError ?? '',
+      ])];
+      const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+      for (const row of rows) process.stdout.write(`${row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+      if (entries.length < status.waiting) process.stdout.write(`… and ${status.waiting - entries.length} more (--limit).\n`);
     } finally {
       await store.close();
     }

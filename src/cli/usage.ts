@@ -15,6 +15,11 @@ export const USAGE = `usage: npm run leads -- <command> [options]
       Remove the leads older than LEADS_RETENTION_DAYS (or <days>), idempotency records and
       fingerprints older than 24 hours, and deletion records older than 24 months.
 
+  outbox [--limit <n>]
+      List the office's e-mail notifications not yet sent (at most 100, or <n>), oldest first:
+      the lead's reference, its form, when it came, the attempts made, the next attempt and
+      what the last one came to. No customer details.
+
 Every command works on the store DATABASE_URL names. Exit status: 0 done, 1 failed, 2 wrong call.
 `;
 

@@ -35,7 +35,7 @@ export function llmsTxt(siteUrl: string): string {
     '',
     ...PROBLEM_CODES.map((code) => `- \`${code}\` (${PROBLEMS[code].status}): ${PROBLEMS[code].title}. ${PROBLEMS[code].resolution}`),
     '',
-    `Not offered: ${NOT_OFFERED.join(', ')}. No OAuth metadata, no webhooks, no read access to leads.`,
+    `Not offered: ${NOT_OFFERED.join(', ')}. No OAuth metadata, no read access to leads.`,
     '',
     '## API',
     '',

@@ -12,3 +12,8 @@ export function toE164UsPhone(input: string): string | undefined {
   if (!parsed || parsed.countryCallingCode !== '1' || parsed.ext || parsed.nationalNumber.length !== 10) return undefined;
   return parsed.isValid() ? parsed.number : undefined;
 }
+
+/** A stored E.164 number as the office dials it: `(503) 555-0142`; the input itself when it is not one. */
+export function formatUsPhone(e164: string): string {
+  return parsePhoneNumberFromString(e164)?.formatNational() ?? e164;
+}

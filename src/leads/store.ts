@@ -57,6 +57,11 @@ export interface Removed {
   idempotencyKeys: number;
   /** Duplicate fingerprints of those leads (PostgreSQL keeps them apart; SQLite on the lead). */
   fingerprints: number;
+  /**
+   * The ids of those leads the office was e-mailed about (their notification was sent): the
+   * messages are in the office's mailbox, out of the store's reach, and are deleted there by hand.
+   */
+  officeEmails: string[];
 }
 
 /**
@@ -87,9 +92,46 @@ export interface Purged {
 }
 
 /**
+ * A new lead's e-mail to the office, as the outbox holds it: written in the lead's own transaction
+ * (when the store was opened with `outbox: true`), claimed by one sender at a time, kept as sent.
+ */
+export interface Notification {
+  lead: LeadRecord;
+  /** Attempts made before this one. */
+  attempts: number;
+}
+
+/** A sender's claim on due notifications: nobody else takes them until `until`. */
+export interface OutboxClaim {
+  owner: string;
+  now: Date;
+  until: Date;
+  limit: number;
+}
+
+/** A notification not yet sent, as the office's `outbox` command lists it: no personal data. */
+export interface OutboxEntry {
+  leadId: string;
+  formType: FormType;
+  receivedAt: Date;
+  attempts: number;
+  nextAttemptAt: Date;
+  /** What the last attempt came to (an error code, the mail server's reply code): never a field's value. */
+  lastError: string | null;
+}
+
+/** How the outbox stands: what is waiting, and how much of it has failed at least once. */
+export interface OutboxStatus {
+  waiting: number;
+  failing: number;
+  oldestWaiting: Date | undefined;
+}
+
+/**
  * A durable lead store. `submit` checks the idempotency key, then duplicates (both within
- * `REPLAY_WINDOW_MS` of the lead's receipt), then inserts, as one atomic step, and resolves only
- * after the insert is committed to stable storage.
+ * `REPLAY_WINDOW_MS` of the lead's receipt), then inserts (the lead, and its notification when the
+ * office is told of new leads), as one atomic step, and resolves only after the insert is
+ * committed to stable storage. Removing a lead removes its notification.
  */
 export interface LeadStore {
   readonly kind: 'sqlite' | 'postgres';
@@ -114,6 +156,15 @@ export interface LeadStore {
    * instance sharing the store and across restarts (web-form tokens, keyed hashes).
    */
   secret(name: string): Promise<Buffer>;
+  /** Claims due notifications (next attempt reached, not sent, not claimed by a live claim), oldest first. */
+  claimNotifications(claim: OutboxClaim): Promise<Notification[]>;
+  /** Records that the mail server accepted the lead's notification. */
+  notificationSent(leadId: string, at: Date): Promise<void>;
+  /** Records a failed attempt of `owner`'s claim and when to try again, and releases the claim. */
+  notificationFailed(leadId: string, owner: string, retry: { at: Date; error: string }): Promise<void>;
+  outboxStatus(): Promise<OutboxStatus>;
+  /** The notifications not yet sent, oldest first, at most `limit`. */
+  waitingNotifications(limit: number): Promise<OutboxEntry[]>;
   /** When `value` was first announced under `name`, if it was: how notice periods survive restarts. */
   announcedAt(name: string, value: string): Promise<Date | undefined>;
   /** Remembers that `value` is announced under `name` from `at` on, replacing an earlier value. */

@@ -9,7 +9,10 @@ import { handler } from '@astrojs/node/server.js';
 import { ConfigError } from '../config.ts';
 import { fillConfigured } from '../configured.ts';
 import { securityHeaders } from '../http/security-headers.ts';
+import { startOfficeMail, type OfficeMailJob } from '../jobs/office-mail.ts';
 import { startRetention } from '../jobs/retention.ts';
+import { officeMessage } from '../mail/office-message.ts';
+import { smtpMailer } from '../mail/smtp.ts';
 import { services, StartupError, type Services } from '../services.ts';
 import { createAppServer, type AstroHandler } from './app-server.ts';
 import { loadStaticFiles } from './static-files.ts';
@@ -43,8 +46,16 @@ export async function start(): Promise<void> {
     security,
   });
 
-  // Background work of the server process: retention (at start-up, then daily).
+  // Background work of the server process: retention (at start-up, then daily), and the office's
+  // e-mail about each new lead when SMTP_URL is set.
   const retention = startRetention(opened);
+  let officeMail: OfficeMailJob | undefined;
+  if (config.mail) {
+    const { company } = await import('../site.ts');
+    const { name, timeZone } = await company();
+    const settings = { from: config.mail.from, to: config.mail.office, siteUrl: config.siteUrl, company: { name, timeZone } };
+    officeMail = startOfficeMail({ store, logger, mailer: smtpMailer(config.mail.smtp), compose: (lead) => officeMessage(lead, settings) });
+  }
 
   const onListenError = (err: Error) => fail(`Cannot listen on ${config.host}:${config.port}: ${err.message}`);
   server.once('error', onListenError);
@@ -54,7 +65,7 @@ export async function start(): Promise<void> {
     server.on('error', (err) => logger.error({ err: { name: err.name, message: err.message } }, 'server error'));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ host: config.host, port, pid: process.pid, store: store.kind, limiter: config.redisUrl ? 'redis' : 'memory', siteUrl: config.siteUrl }, 'listening');
+    logger.info({ host: config.host, port, pid: process.pid, store: store.kind, limiter: config.redisUrl ? 'redis' : 'memory', officeMail: config.mail ? 'on' : 'off', siteUrl: config.siteUrl }, 'listening');
   });
 
   let stopping = false;
@@ -72,7 +83,7 @@ export async function start(): Promise<void> {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
-    await retention.stop();
+    await Promise.all([retention.stop(), officeMail?.stop()]);
     const closed = await opened.close().then(() => true, (err: Error) => {
       logger.error({ err: { name: err.name, message: err.message } }, 'closing the store or the limiter failed');
       return false;

@@ -4,9 +4,13 @@ import type { LeadStore } from '../leads/store.ts';
 import { openPostgresStore } from './postgres-store.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 
-/** Opens the store `DATABASE_URL` names: a SQLite file, or PostgreSQL for several instances. */
-export async function createLeadStore(config: Pick<Config, 'database'>): Promise<LeadStore> {
+/**
+ * Opens the store `DATABASE_URL` names: a SQLite file, or PostgreSQL for several instances. With
+ * the office's e-mail configured, every new lead is written with its notification in the outbox.
+ */
+export async function createLeadStore(config: Pick<Config, 'database' | 'mail'>): Promise<LeadStore> {
+  const outbox = config.mail !== undefined;
   return config.database.kind === 'sqlite'
-    ? openSqliteStore(config.database.path, { groupCommit: config.database.groupCommit })
-    : openPostgresStore(config.database.url);
+    ? openSqliteStore(config.database.path, { groupCommit: config.database.groupCommit, outbox })
+    : openPostgresStore(config.database.url, { outbox });
 }

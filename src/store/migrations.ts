@@ -71,6 +71,23 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idempotency_keys_by_lead ON idempotency_keys (lead_id);
     `,
   },
+  {
+    version: 4,
+    name: 'the outbox of the office\'s e-mail about each new lead',
+    sql: `
+      CREATE TABLE outbox (
+        lead_id TEXT PRIMARY KEY REFERENCES leads (id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT NOT NULL,
+        claimed_by TEXT,
+        claimed_until TEXT,
+        last_error TEXT,
+        sent_at TEXT
+      ) STRICT;
+      CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE sent_at IS NULL;
+    `,
+  },
 ];
 
 /**
@@ -147,6 +164,23 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idempotency_keys_by_lead ON idempotency_keys (lead_id);
       CREATE INDEX lead_fingerprints_by_time ON lead_fingerprints (received_at);
       CREATE INDEX lead_fingerprints_by_lead ON lead_fingerprints (lead_id);
+    `,
+  },
+  {
+    version: 4,
+    name: 'the outbox of the office\'s e-mail about each new lead',
+    sql: `
+      CREATE TABLE outbox (
+        lead_id text PRIMARY KEY REFERENCES leads (id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL,
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz NOT NULL,
+        claimed_by text,
+        claimed_until timestamptz,
+        last_error text,
+        sent_at timestamptz
+      );
+      CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE sent_at IS NULL;
     `,
   },
 ];

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { receiptOf, storedConsent, type LeadRecord } from '../leads/lead.ts';
 import {
   CommitOutcomeUnknownError, REPLAY_WINDOW_MS, StoreUnavailableError,
-  type DeletionRecord, type IdempotencyClaim, type LeadFilter, type LeadStore, type PersonMatch, type Removed, type SubmitOutcome,
+  type DeletionRecord, type IdempotencyClaim, type LeadFilter, type LeadStore, type OutboxEntry, type PersonMatch, type Removed, type SubmitOutcome,
 } from '../leads/store.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 
@@ -72,8 +72,14 @@ function rowToLead(r: LeadRow): LeadRecord {
   };
 }
 
+/** How the PostgreSQL store is opened. */
+export interface PostgresStoreOptions {
+  /** Write each new lead's notification to the office into the outbox, in the lead's transaction. */
+  outbox?: boolean;
+}
+
 /** Opens a pool on `url`, applies migrations, and returns the store. */
-export async function openPostgresStore(url: string): Promise<LeadStore> {
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<LeadStore> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 3_000, idleTimeoutMillis: 30_000, query_timeout: 10_000 });
   // An idle client whose server went away emits 'error' on the pool: it is discarded, not fatal.
   pool.on('error', () => {});
@@ -166,6 +172,7 @@ export async function openPostgresStore(url: string): Promise<LeadStore> {
           [lead.fingerprint, lead.id, receivedAt, since],
         );
         if (first.rowCount === 0) throw new Lost('duplicate');
+        if (options.outbox) await c.query('INSERT INTO outbox (lead_id, created_at, next_attempt_at) VALUES ($1, $2, $2)', [lead.id, receivedAt]);
         return { kind: 'created', receipt } as const;
       });
     } catch (err) {
@@ -188,6 +195,7 @@ export async function openPostgresStore(url: string): Promise<LeadStore> {
       leads: await count(`SELECT count(*) AS n FROM (${leads}) AS l`),
       idempotencyKeys: await count(`SELECT count(*) AS n FROM idempotency_keys WHERE lead_id IN (${leads})`),
       fingerprints: await count(`SELECT count(*) AS n FROM lead_fingerprints WHERE lead_id IN (${leads})`),
+      officeEmails: (await c.query<{ lead_id: string }>(`SELECT lead_id FROM outbox WHERE sent_at IS NOT NULL AND lead_id IN (${leads}) ORDER BY lead_id`, [match.value]).catch(unavailable)).rows.map((r) => r.lead_id),
     };
   }
 
@@ -257,6 +265,51 @@ export async function openPostgresStore(url: string): Promise<LeadStore> {
         const deletionRecords = await changes(expired('deletion_records', 'deleted_at'), [step.deletionRecordsBefore, step.limit]);
         return { leads, idempotencyKeys, fingerprints, deletionRecords };
       }),
+    claimNotifications: async (claim) => {
+      // One statement: the due rows are locked, skipped by any other instance's claim, and claimed.
+      const { rows } = await pool.query<LeadRow & { attempts: number }>(
+        `WITH due AS (
+           SELECT lead_id FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= $3 AND (claimed_until IS NULL OR claimed_until <= $3)
+           ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED
+         ), claimed AS (
+           UPDATE outbox SET claimed_by = $1, claimed_until = $2 FROM due WHERE outbox.lead_id = due.lead_id RETURNING outbox.lead_id, outbox.attempts
+         )
+         SELECT leads.*, claimed.attempts, disclosures.text AS disclosure_text FROM claimed
+         JOIN leads ON leads.id = claimed.lead_id
+         LEFT JOIN disclosures ON disclosures.version = leads.consent->>'disclosureVersion'
+         ORDER BY leads.received_at`,
+        [claim.owner, claim.until, claim.now, claim.limit],
+      ).catch(unavailable);
+      return rows.map((row) => ({ lead: rowToLead(row), attempts: row.attempts }));
+    },
+    notificationSent: async (leadId, at) => {
+      await pool.query(
+        'UPDATE outbox SET sent_at = $1, attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL, last_error = NULL WHERE lead_id = $2 AND sent_at IS NULL',
+        [at, leadId],
+      ).catch(unavailable);
+    },
+    notificationFailed: async (leadId, owner, retry) => {
+      await pool.query(
+        `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $1, last_error = $2, claimed_by = NULL, claimed_until = NULL
+         WHERE lead_id = $3 AND claimed_by = $4 AND sent_at IS NULL`,
+        [retry.at, retry.error, leadId, owner],
+      ).catch(unavailable);
+    },
+    outboxStatus: async () => {
+      const { rows } = await pool.query<{ waiting: string; failing: string; oldest: Date | null }>(
+        'SELECT count(*) AS waiting, count(*) FILTER (WHERE attempts > 0) AS failing, min(created_at) AS oldest FROM outbox WHERE sent_at IS NULL',
+      ).catch(unavailable);
+      const row = rows[0]!;
+      return { waiting: Number(row.waiting), failing: Number(row.failing), oldestWaiting: row.oldest ?? undefined };
+    },
+    waitingNotifications: async (limit) => {
+      const { rows } = await pool.query<{ lead_id: string; form_type: OutboxEntry['formType']; received_at: Date; attempts: number; next_attempt_at: Date; last_error: string | null }>(
+        `SELECT outbox.lead_id, leads.form_type, leads.received_at, outbox.attempts, outbox.next_attempt_at, outbox.last_error
+         FROM outbox JOIN leads ON leads.id = outbox.lead_id WHERE outbox.sent_at IS NULL ORDER BY outbox.created_at, outbox.lead_id LIMIT $1`,
+        [limit],
+      ).catch(unavailable);
+      return rows.map((r): OutboxEntry => ({ leadId: r.lead_id, formType: r.form_type, receivedAt: r.received_at, attempts: r.attempts, nextAttemptAt: r.next_attempt_at, lastError: r.last_error }));
+    },
     secret: async (name) => {
       await pool.query('INSERT INTO secrets (name, value, created_at) VALUES ($1, $2, now()) ON CONFLICT (name) DO NOTHING', [name, randomBytes(32)]).catch(unavailable);
       const { rows } = await pool.query<{ value: Buffer }>('SELECT value FROM secrets WHERE name = $1', [name]).catch(unavailable);

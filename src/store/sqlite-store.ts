@@ -9,7 +9,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { receiptOf, storedConsent, type LeadRecord } from '../leads/lead.ts';
 import {
   CommitOutcomeUnknownError, REPLAY_WINDOW_MS, StoreUnavailableError,
-  type DeletionRecord, type IdempotencyClaim, type LeadFilter, type LeadStore, type PersonMatch, type Purged, type Removed, type SubmitOutcome,
+  type DeletionRecord, type IdempotencyClaim, type LeadFilter, type LeadStore, type OutboxEntry, type PersonMatch, type Purged, type Removed, type SubmitOutcome,
 } from '../leads/store.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 
@@ -62,6 +62,8 @@ const primaryCode = (err: unknown): number | undefined => {
 export interface SqliteStoreOptions {
   /** Commit submissions that arrive together in one transaction (one fsync); on by default. */
   groupCommit: boolean;
+  /** Write each new lead's notification to the office into the outbox, in the lead's transaction. */
+  outbox?: boolean;
 }
 
 /** Opens (creating if needed) the SQLite store at `path`, applies migrations and checks its settings. */
@@ -88,6 +90,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
      ON CONFLICT (key) DO UPDATE SET request_hash = excluded.request_hash, lead_id = excluded.lead_id,
        response = excluded.response, created_at = excluded.created_at`,
   );
+  const insertNotification = db.prepare('INSERT INTO outbox (lead_id, created_at, next_attempt_at) VALUES (?, ?, ?)');
   const insertDisclosure = db.prepare('INSERT INTO disclosures (version, text, first_seen_at) VALUES (?, ?, ?) ON CONFLICT (version) DO NOTHING');
   const selectDisclosure = db.prepare('SELECT text FROM disclosures WHERE version = ?');
   const insertSecret = db.prepare('INSERT INTO secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING');
@@ -98,6 +101,39 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     `INSERT INTO announcements (name, value, first_seen_at) VALUES (?, ?, ?)
      ON CONFLICT (name) DO UPDATE SET value = excluded.value, first_seen_at = excluded.first_seen_at
      WHERE announcements.value <> excluded.value`,
+  );
+
+  /** The text of a disclosure version, read once per version. */
+  const disclosureTexts = () => {
+    const texts = new Map<string, string | undefined>();
+    return (version: string) => {
+      if (!texts.has(version)) texts.set(version, (selectDisclosure.get(version) as { text: string } | undefined)?.text);
+      return texts.get(version);
+    };
+  };
+
+  // The outbox. A claim is written only when something is due: an idle sender's poll is a read.
+  const anyDue = db.prepare('SELECT 1 FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?) LIMIT 1');
+  const claimDue = db.prepare(
+    `UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE lead_id IN (
+       SELECT lead_id FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+       ORDER BY next_attempt_at LIMIT ?)
+     RETURNING lead_id, attempts`,
+  );
+  const selectLead = db.prepare('SELECT * FROM leads WHERE id = ?');
+  const markSent = db.prepare(
+    'UPDATE outbox SET sent_at = ?, attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL, last_error = NULL WHERE lead_id = ? AND sent_at IS NULL',
+  );
+  const markFailed = db.prepare(
+    `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?, claimed_by = NULL, claimed_until = NULL
+     WHERE lead_id = ? AND claimed_by = ? AND sent_at IS NULL`,
+  );
+  const selectOutboxStatus = db.prepare(
+    'SELECT count(*) AS waiting, count(*) FILTER (WHERE attempts > 0) AS failing, min(created_at) AS oldest FROM outbox WHERE sent_at IS NULL',
+  );
+  const selectWaiting = db.prepare(
+    `SELECT outbox.lead_id, leads.form_type, leads.received_at, outbox.attempts, outbox.next_attempt_at, outbox.last_error
+     FROM outbox JOIN leads ON leads.id = outbox.lead_id WHERE outbox.sent_at IS NULL ORDER BY outbox.created_at, outbox.lead_id LIMIT ?`,
   );
 
   /** One submission inside an open transaction: idempotency key, then duplicates, then insert. */
@@ -114,6 +150,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     insertLead.run(lead.id, lead.formType, lead.receivedAt, lead.receivedVia, JSON.stringify(lead.fields), lead.phoneE164,
       lead.emailNormalised, lead.fingerprint, JSON.stringify(lead.consent));
     if (lead.disclosure) insertDisclosure.run(lead.disclosure.version, lead.disclosure.text, lead.receivedAt);
+    if (options.outbox) insertNotification.run(lead.id, lead.receivedAt, lead.receivedAt);
     const receipt = receiptOf(lead);
     if (claim) saveKey.run(claim.key, claim.requestHash, lead.id, JSON.stringify(receipt), lead.receivedAt);
     return { kind: 'created', receipt };
@@ -198,6 +235,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
       leads: count(`SELECT count(*) AS n FROM leads WHERE ${column} = ?`),
       idempotencyKeys: count(`SELECT count(*) AS n FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${column} = ?)`),
       fingerprints: count(`SELECT count(*) AS n FROM leads WHERE ${column} = ? AND fingerprint <> ''`),
+      officeEmails: (db.prepare(`SELECT lead_id FROM outbox WHERE sent_at IS NOT NULL AND lead_id IN (SELECT id FROM leads WHERE ${column} = ?) ORDER BY lead_id`).all(match.value) as Array<{ lead_id: string }>).map((r) => r.lead_id),
     };
   }
 
@@ -235,11 +273,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     submit,
     ping: () => guard(() => void selectOne.get()),
     async *exportLeads(filter: LeadFilter = {}) {
-      const texts = new Map<string, string | undefined>();
-      const disclosureText = (version: string) => {
-        if (!texts.has(version)) texts.set(version, (selectDisclosure.get(version) as { text: string } | undefined)?.text);
-        return texts.get(version);
-      };
+      const disclosureText = disclosureTexts();
       const conditions: Array<[string, string | undefined]> = [
         ['received_at >= ?', filter.since?.toISOString()],
         ['received_at < ?', filter.until?.toISOString()],
@@ -283,6 +317,30 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
           const deletionRecords = changes('DELETE FROM deletion_records WHERE id IN (SELECT id FROM deletion_records WHERE deleted_at < ? LIMIT ?)', before(step.deletionRecordsBefore), step.limit);
           return { leads, idempotencyKeys, fingerprints, deletionRecords };
         }),
+      ),
+    claimNotifications: (claim) =>
+      guard(() => {
+        const now = claim.now.toISOString();
+        if (!anyDue.get(now, now)) return [];
+        const claimed = claimDue.all(claim.owner, claim.until.toISOString(), now, now, claim.limit) as Array<{ lead_id: string; attempts: number }>;
+        const disclosureText = disclosureTexts();
+        return claimed.flatMap(({ lead_id, attempts }) => {
+          const row = selectLead.get(lead_id) as LeadRow | undefined;
+          return row ? [{ lead: rowToLead(row, disclosureText), attempts }] : [];
+        });
+      }),
+    notificationSent: (leadId, at) => guard(() => void markSent.run(at.toISOString(), leadId)),
+    notificationFailed: (leadId, owner, retry) => guard(() => void markFailed.run(retry.at.toISOString(), retry.error, leadId, owner)),
+    outboxStatus: () =>
+      guard(() => {
+        const row = selectOutboxStatus.get() as { waiting: number; failing: number; oldest: string | null };
+        return { waiting: row.waiting, failing: row.failing, oldestWaiting: row.oldest === null ? undefined : new Date(row.oldest) };
+      }),
+    waitingNotifications: (limit) =>
+      guard(() =>
+        (selectWaiting.all(limit) as Array<{ lead_id: string; form_type: OutboxEntry['formType']; received_at: string; attempts: number; next_attempt_at: string; last_error: string | null }>).map(
+          (r): OutboxEntry => ({ leadId: r.lead_id, formType: r.form_type, receivedAt: new Date(r.received_at), attempts: r.attempts, nextAttemptAt: new Date(r.next_attempt_at), lastError: r.last_error }),
+        ),
       ),
     secret: (name) =>
       guard(() => {

@@ -34,4 +34,50 @@ describe('loadConfig', () => {
   it('selects PostgreSQL for a postgres:// DATABASE_URL', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/test' }).database).toEqual({ kind: 'postgres', url: 'postgres://127.0.0.1/test' });
   });
+
+  describe('the office\'s e-mail', () => {
+    const mail = { OFFICE_EMAIL: 'office@example.com, owner@example.com', MAIL_FROM: 'Lead intake <leads@example.com>' };
+
+    it('is off unless SMTP_URL is set', () => {
+      expect(loadConfig({}).mail).toBeUndefined();
+    });
+
+    it('reads the server, the credentials (percent-decoded), the recipients and the sender', () => {
+      expect(loadConfig({ SMTP_URL: 'smtp://leads%40example.com:p%3Ass@mail.example.com:2525', ...mail }).mail).toEqual({
+        smtp: { host: 'mail.example.com', port: 2525, secure: false, requireTls: true, auth: { user: 'leads@example.com', pass: 'p:ss' } },
+        office: ['office@example.com', 'owner@example.com'],
+        from: { name: 'Lead intake', address: 'leads@example.com' },
+      });
+    });
+
+    it('uses TLS from the first byte for smtps:// (port 465), STARTTLS on 587 by default, and sends credentials in clear only to this machine', () => {
+      expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com', ...mail }).mail?.smtp).toMatchObject({ port: 465, secure: true, requireTls: false });
+      expect(loadConfig({ SMTP_URL: 'smtp://mail.example.com', ...mail }).mail?.smtp).toMatchObject({ port: 587, secure: false, requireTls: false, auth: undefined });
+      expect(loadConfig({ SMTP_URL: 'smtp://u:p@127.0.0.1:25', ...mail }).mail?.smtp).toMatchObject({ requireTls: false });
+      expect(loadConfig({ SMTP_URL: 'smtp://u:p@[::1]:25', ...mail }).mail?.smtp).toMatchObject({ host: '::1', requireTls: false });
+    });
+
+    it('names each bad or missing variable, and never repeats SMTP_URL, which may hold a password', () => {
+      const message = (env: Record<string, string>) => {
+        try {
+          loadConfig(env);
+        } catch (err) {
+          expect(err).toBeInstanceOf(ConfigError);
+          return (err as Error).message;
+        }
+        throw new Error('accepted');
+      };
+      const bad = message({ SMTP_URL: 'https://user:hunter2-secret@mail.example.com', OFFICE_EMAIL: 'office at example.com', MAIL_FROM: 'Leads <not an address>' });
+      expect(bad).toMatch(/SMTP_URL: must be smtp:/);
+      expect(bad).toMatch(/OFFICE_EMAIL: must be/);
+      expect(bad).toMatch(/MAIL_FROM: must be/);
+      expect(bad).not.toContain('hunter2');
+      expect(message({ SMTP_URL: 'smtp://user:hunter2-secret@mail.example.com:0', ...mail })).not.toContain('hunter2');
+      expect(message({ SMTP_URL: 'smtp://user:%zz@mail.example.com', ...mail })).toMatch(/SMTP_URL/);
+      const missing = message({ SMTP_URL: 'smtp://mail.example.com' });
+      expect(missing).toMatch(/OFFICE_EMAIL: is needed/);
+      expect(missing).toMatch(/MAIL_FROM: is needed/);
+      expect(message({ OFFICE_EMAIL: 'office@example.com' })).toMatch(/OFFICE_EMAIL: is set, but SMTP_URL is not/);
+    });
+  });
 });

@@ -24,8 +24,8 @@ const meta = (now = new Date()) => ({ receivedVia: '/api/v1/leads', channel: 'ap
 interface StoreFactory {
   name: string;
   skip?: boolean;
-  /** Opens a fresh store; `reopen` opens another store on the same data. */
-  open(): Promise<{ store: LeadStore; reopen(): Promise<LeadStore>; cleanup(): Promise<void> }>;
+  /** Opens a fresh store; `reopen` opens another store on the same data (writing notifications with `outbox`). */
+  open(): Promise<{ store: LeadStore; reopen(options?: { outbox?: boolean }): Promise<LeadStore>; cleanup(): Promise<void> }>;
 }
 
 const factories: StoreFactory[] = [
@@ -34,7 +34,7 @@ const factories: StoreFactory[] = [
     async open() {
       const dir = mkdtempSync(join(tmpdir(), 'store-'));
       const path = join(dir, 'nested', 'leads.sqlite');
-      return { store: openSqliteStore(path), reopen: async () => openSqliteStore(path), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+      return { store: openSqliteStore(path), reopen: async (o = {}) => openSqliteStore(path, { groupCommit: true, ...o }), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
     },
   },
   {
@@ -43,7 +43,7 @@ const factories: StoreFactory[] = [
       const dir = mkdtempSync(join(tmpdir(), 'store-'));
       const path = join(dir, 'leads.sqlite');
       const options = { groupCommit: false };
-      return { store: openSqliteStore(path, options), reopen: async () => openSqliteStore(path, options), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+      return { store: openSqliteStore(path, options), reopen: async (o = {}) => openSqliteStore(path, { ...options, ...o }), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
     },
   },
   {
@@ -51,7 +51,7 @@ const factories: StoreFactory[] = [
     skip: !postgresAvailable(),
     async open() {
       const schema = await createSchema();
-      return { store: await openPostgresStore(schema.url), reopen: () => openPostgresStore(schema.url), cleanup: () => schema.drop() };
+      return { store: await openPostgresStore(schema.url), reopen: (o = {}) => openPostgresStore(schema.url, o), cleanup: () => schema.drop() };
     },
   },
 ];
@@ -65,7 +65,7 @@ const count = async (store: LeadStore) => {
 for (const factory of factories) {
   describe.skipIf(factory.skip)(`${factory.name} lead store`, () => {
     let store: LeadStore;
-    let reopen: () => Promise<LeadStore>;
+    let reopen: (options?: { outbox?: boolean }) => Promise<LeadStore>;
     let cleanup: () => Promise<void>;
     beforeEach(async () => {
       ({ store, reopen, cleanup } = await factory.open());
@@ -186,7 +186,7 @@ for (const factory of factories) {
       await store.submit(theirs[1]!, undefined);
       await store.submit(others, { key: 'other-key', requestHash: 'h' });
       const match = { kind: 'email' as const, value: 'ada.byron@example.com' };
-      expect(await store.countPerson(match)).toEqual({ leads: 2, idempotencyKeys: 1, fingerprints: 2 });
+      expect(await store.countPerson(match)).toEqual({ leads: 2, idempotencyKeys: 1, fingerprints: 2, officeEmails: [] });
       const removed = await store.deletePerson(match, { identifierHash: 'hash-of-ada', kind: 'email', deletedAt: new Date('2026-11-22T10:00:00Z') });
       expect(removed.leads).toBe(2);
       const left = [];
@@ -240,6 +240,94 @@ for (const factory of factories) {
       } finally {
         await other.close();
       }
+    });
+
+    describe('the outbox of the office\'s e-mail', () => {
+      const lease = (now: Date, owner = 'sender-a', limit = 10) => ({ owner, now, until: new Date(now.getTime() + 120_000), limit });
+      let notifying: LeadStore;
+      beforeEach(async () => {
+        notifying = await reopen({ outbox: true });
+      });
+      afterEach(async () => {
+        await notifying.close();
+      });
+
+      it('holds one notification for each new lead, none for a duplicate, a replay or a lost race, and none when the office is not told', async () => {
+        const body = quote();
+        const first = toLeadRecord(valid(body), meta());
+        await notifying.submit(first, { key: 'n-key', requestHash: 'h' });
+        expect((await notifying.submit(toLeadRecord(valid(body), meta()), undefined)).kind).toBe('duplicate');
+        expect((await notifying.submit(toLeadRecord(valid(quote()), meta()), { key: 'n-key', requestHash: 'h' })).kind).toBe('replayed');
+        const raced = await Promise.all(Array.from({ length: 6 }, () => notifying.submit(toLeadRecord(valid(quote()), meta()), { key: 'n-race', requestHash: 'h' })));
+        const winner = raced.find((o) => o.kind === 'created') as { receipt: { id: string } };
+        // Opened without the outbox (SMTP_URL unset): the lead is stored, no notification.
+        await store.submit(toLeadRecord(valid(quote()), meta()), undefined);
+        expect(await count(store)).toBe(3);
+        expect(await notifying.outboxStatus()).toMatchObject({ waiting: 2, failing: 0 });
+        const claimed = await notifying.claimNotifications(lease(new Date(Date.now() + 1000)));
+        expect(claimed.map((n) => n.lead.id).sort()).toEqual([first.id, winner.receipt.id].sort());
+        expect(claimed.find((n) => n.lead.id === first.id)).toEqual({ lead: first, attempts: 0 });
+      });
+
+      it('gives each due notification to one sender: never two at once, again after a failure\'s delay or an expired claim, never after it was sent', async () => {
+        const t0 = new Date(Date.now() + 1000);
+        const leads = Array.from({ length: 12 }, () => toLeadRecord(valid(quote()), meta()));
+        for (const lead of leads) await notifying.submit(lead, undefined);
+        const other = await reopen({ outbox: true });
+        try {
+          const a: string[] = [];
+          const b: string[] = [];
+          for (let round = 0; round < 6; round++) {
+            const [x, y] = await Promise.all([notifying.claimNotifications(lease(t0, 'a', 2)), other.claimNotifications(lease(t0, 'b', 2))]);
+            a.push(...x.map((n) => n.lead.id));
+            b.push(...y.map((n) => n.lead.id));
+          }
+          expect([...a, ...b].sort()).toEqual(leads.map((l) => l.id).sort());
+          expect(a.filter((id) => b.includes(id))).toEqual([]);
+        } finally {
+          await other.close();
+        }
+        expect(await notifying.claimNotifications(lease(t0, 'c'))).toEqual([]);
+
+        const [failed, sent, abandoned] = leads.map((l) => l.id);
+        await notifying.notificationFailed(failed!, 'a', { at: new Date(t0.getTime() + 3_600_000), error: 'ESOCKET ECONNREFUSED' });
+        await notifying.notificationSent(sent!, t0);
+        // Another sender's claim cannot record a failure.
+        await notifying.notificationFailed(abandoned!, 'not-the-owner', { at: t0, error: 'x' });
+        expect(await notifying.outboxStatus()).toMatchObject({ waiting: 11, failing: 1 });
+        const waiting = await notifying.waitingNotifications(100);
+        expect(waiting).toHaveLength(11);
+        expect(waiting.find((e) => e.leadId === failed)).toMatchObject({ formType: 'quote', attempts: 1, lastError: 'ESOCKET ECONNREFUSED', nextAttemptAt: new Date(t0.getTime() + 3_600_000) });
+        expect(await notifying.waitingNotifications(3)).toHaveLength(3);
+
+        // A minute on, every claim is still held (and the failed one not yet due).
+        expect(await notifying.claimNotifications(lease(new Date(t0.getTime() + 60_000), 'd'))).toEqual([]);
+        // Past the claims' expiry, the abandoned ones come back; the failed one only when its retry is due.
+        const expired = await notifying.claimNotifications(lease(new Date(t0.getTime() + 121_000), 'd', 100));
+        expect(expired.map((n) => n.lead.id).sort()).toEqual(leads.map((l) => l.id).filter((id) => id !== failed && id !== sent).sort());
+        for (const n of expired) await notifying.notificationSent(n.lead.id, t0);
+        const retried = await notifying.claimNotifications(lease(new Date(t0.getTime() + 3_600_000), 'e', 100));
+        expect(retried).toEqual([{ lead: leads[0], attempts: 1 }]);
+        // Sent is sent: it never comes back, and a late failure report cannot undo it.
+        await notifying.notificationFailed(sent!, 'a', { at: t0, error: 'x' });
+        expect(await notifying.claimNotifications(lease(new Date(t0.getTime() + 86_400_000), 'f', 100))).not.toContainEqual(expect.objectContaining({ lead: leads[1] }));
+      });
+
+      it('removes a lead\'s notification with the lead, on a deletion request (naming the e-mails the office already has) and when it is purged', async () => {
+        const now = new Date();
+        const theirs = toLeadRecord(valid(quote({ email: 'grace.h@example.com' })), meta());
+        const theirsMailed = toLeadRecord(valid(contact({ email: 'grace.h@example.com' })), meta());
+        const old = toLeadRecord(valid(quote()), meta(new Date(now.getTime() - 800 * 86_400_000)));
+        const kept = toLeadRecord(valid(quote()), meta());
+        for (const lead of [theirs, theirsMailed, old, kept]) await notifying.submit(lead, undefined);
+        await notifying.notificationSent(theirsMailed.id, now);
+        const match = { kind: 'email' as const, value: 'grace.h@example.com' };
+        expect((await notifying.countPerson(match)).officeEmails).toEqual([theirsMailed.id]);
+        expect(await notifying.deletePerson(match, { identifierHash: 'h', kind: 'email', deletedAt: now })).toMatchObject({ leads: 2, officeEmails: [theirsMailed.id] });
+        await purge(notifying, purgeCutoffs(now, 730));
+        expect((await notifying.waitingNotifications(10)).map((e) => e.leadId)).toEqual([kept.id]);
+        expect((await notifying.claimNotifications(lease(new Date(now.getTime() + 1000)))).map((n) => n.lead.id)).toEqual([kept.id]);
+      });
     });
 
     it('remembers the first announcement of a value until it changes', async () => {

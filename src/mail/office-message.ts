@@ -1,0 +1,136 @@
+/**
+ * The office's e-mail about one new lead: who, what they asked for, how to reach them, when it
+ * came and its reference. Plain text. Every value that reaches a header (the subject, the Reply-To
+ * name) is reduced to one line of printable text first, so that no field, however it was stored,
+ * can add a header; Nodemailer then encodes what is left.
+ */
+import type { LeadRecord } from '../leads/lead.ts';
+import { formatUsPhone } from '../leads/phone.ts';
+
+/** What every message shares: the office's addresses, the site and the company. */
+export interface OfficeMailSettings {
+  from: { name: string; address: string };
+  to: readonly string[];
+  /** The public origin (`SITE_URL`): its host names the `Message-ID`s. */
+  siteUrl: string;
+  company: { name: string; timeZone: string };
+}
+
+/** The message, as Nodemailer takes it. */
+export interface OfficeMessage {
+  from: { name: string; address: string };
+  to: string[];
+  replyTo?: { name: string; address: string };
+  subject: string;
+  text: string;
+  messageId: string;
+  headers: Record<string, string>;
+}
+
+/** How each field is named to the office, in the order it is listed; a field not named here follows under its own name. */
+const LABELS: Record<string, string> = {
+  name: 'Name',
+  phone: 'Phone',
+  email: 'E-mail',
+  bedrooms: 'Bedrooms',
+  bathrooms: 'Bathrooms',
+  service: 'Service',
+  helpWith: 'Help with',
+  notes: 'Notes',
+  message: 'Message',
+};
+/** Fields the message states in its own words (the form, the consent), not as a row. */
+const STATED_ELSEWHERE = new Set(['formType', 'communicationsConsent', 'consentTimestamp', 'pageUrl']);
+/** Fields that may span lines: listed last, indented under their label. */
+const MULTI_LINE = new Set(['notes', 'message']);
+
+const WHAT = { quote: 'Quote request', support: 'Contact message' } as const;
+
+// Control characters (C0, C1, DEL), line and paragraph separators, and bidirectional overrides.
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
+const NOT_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
+
+/** A value as one line of printable text, at most `max` characters. */
+export function oneLine(value: string, max = 200): string {
+  const line = value.replace(NOT_ONE_LINE, ' ').replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** Free text with its line breaks kept (as `\n`), every other control character removed. */
+function paragraphs(value: string): string {
+  return value.replace(/\r\n?/g, '\n').replace(NOT_TEXT, ' ').trim();
+}
+
+const LOOKS_LIKE_ADDRESS = /^[^\s@<>",;:\\()[\]]+@[^\s@<>",;:\\()[\]]+\.[^\s@<>",;:\\()[\]]+$/;
+
+/** When the lead came, in the office's time zone and in UTC. */
+function receivedWords(receivedAt: string, timeZone: string): string {
+  const at = new Date(receivedAt);
+  const local = new Intl.DateTimeFormat('en-US', { dateStyle: 'full', timeStyle: 'short', timeZone }).format(at);
+  const zone = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
+  return `${local} ${zone}`;
+}
+
+/** The office's message about `lead`. The same lead always gives the same `Message-ID`. */
+export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): OfficeMessage {
+  const name = oneLine(String(lead.fields.name ?? ''), 100) || 'a customer';
+  const what = WHAT[lead.formType] ?? 'Lead';
+  const value = (field: string) => String(lead.fields[field] ?? '');
+
+  const rows: string[] = [];
+  const blocks: string[] = [];
+  const listed = [...Object.keys(LABELS), ...Object.keys(lead.fields).filter((f) => !(f in LABELS) && !STATED_ELSEWHERE.has(f))];
+  for (const field of listed) {
+    if (!Object.hasOwn(lead.fields, field)) continue;
+    const label = LABELS[field] ?? oneLine(field, 40);
+    if (field === 'phone') {
+      const typed = oneLine(value('phone'), 60);
+      const national = formatUsPhone(lead.phoneE164);
+      rows.push(`${label}: ${national}  tel:${lead.phoneE164}${typed && typed !== national ? `  (as typed: ${typed})` : ''}`);
+    } else if (field === 'email') {
+      const typed = oneLine(value('email'), 254);
+      rows.push(`${label}: ${oneLine(lead.emailNormalised, 254)}${typed.toLowerCase() !== lead.emailNormalised ? `  (as typed: ${typed})` : ''}`);
+    } else if (MULTI_LINE.has(field)) {
+      const text = paragraphs(value(field));
+      blocks.push(`${label}:\n${text ? text.split('\n').map((l) => `  ${l}`).join('\n') : '  (empty)'}`);
+    } else {
+      rows.push(`${label}: ${oneLine(value(field), 5000)}`);
+    }
+  }
+
+  const consent = lead.consent;
+  const consentLine =
+    consent.communicationsConsent === true
+      ? `Consent to be contacted: given${consent.consentTimestamp ? ` at ${oneLine(consent.consentTimestamp, 40)}` : ''}${consent.pageUrl ? ` on ${oneLine(consent.pageUrl, 2000)}` : ''}`
+      : 'Consent to be contacted: not asked (a contact message: answer what it asks)';
+  const cameBy = consent.channel === 'web-form' ? `the form on this site (${oneLine(lead.receivedVia, 100)})` : `the API (${oneLine(lead.receivedVia, 100)})`;
+  const received = receivedWords(lead.receivedAt, settings.company.timeZone);
+  const address = oneLine(lead.emailNormalised, 254);
+  const canReply = LOOKS_LIKE_ADDRESS.test(address);
+
+  const text = [
+    `${what} from ${name}, received ${received}.`,
+    '',
+    ...rows,
+    '',
+    ...blocks.flatMap((b) => [b, '']),
+    consentLine,
+    `Came by: ${cameBy}`,
+    `Received: ${lead.receivedAt} (UTC)`,
+    `Reference: ${lead.id}`,
+    '',
+    canReply ? 'Reply to this e-mail to write to the customer.' : 'The customer\'s address could not be used as a reply address: write to them from the details above.',
+    '',
+  ].join('\n');
+
+  return {
+    from: { name: oneLine(settings.from.name, 100) || settings.company.name, address: settings.from.address },
+    to: [...settings.to],
+    ...(canReply && { replyTo: { name, address } }),
+    subject: oneLine(`${what} from ${name}`, 150),
+    text,
+    messageId: `<lead-${lead.id}@${new URL(settings.siteUrl).hostname}>`,
+    // A machine's message (RFC 3834): vacation and other automatic replies are not sent to the customer.
+    headers: { 'Auto-Submitted': 'auto-generated' },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * The office's message about a lead, built and then encoded by Nodemailer's own composer and read
+ * back by mailparser: what the office's mail client would show.
+ */
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { simpleParser } from 'mailparser';
+import { describe, expect, it } from 'vitest';
+import { toLeadRecord, type LeadRecord } from '../../src/leads/lead.ts';
+import { validateLead } from '../../src/leads/validate.ts';
+import { officeMessage, type OfficeMailSettings } from '../../src/mail/office-message.ts';
+import { contact, quote } from '../support/fixtures.ts';
+
+const settings: OfficeMailSettings = {
+  from: { name: 'Lead intake', address: 'leads@example.com' },
+  to: ['office@example.com', 'owner@example.com'],
+  siteUrl: 'https://www.example-cleaning.com',
+  company: { name: 'Example Cleaning Co.', timeZone: 'America/Los_Angeles' },
+};
+
+function lead(body: Record<string, unknown>, channel: 'api' | 'web-form' = 'api'): LeadRecord {
+  const v = validateLead(body);
+  if (!v.ok) throw new Error(JSON.stringify(v.errors));
+  return toLeadRecord(v.lead, { receivedVia: channel === 'api' ? '/api/v1/leads' : '/quote', channel, clientAddress: '198.51.100.7', userAgent: 'test', now: new Date('2026-11-22T17:03:05.123Z') });
+}
+
+async function delivered(record: LeadRecord) {
+  const raw = await new MailComposer(officeMessage(record, settings)).compile().build();
+  return { raw: raw.toString('utf8'), mail: await simpleParser(raw) };
+}
+
+describe('the office\'s message about a lead', () => {
+  it('names the form and the customer, lists every field, the normalised phone and e-mail, the receipt time and the reference', async () => {
+    const record = lead(quote({ name: 'Jane Doe', email: 'Jane.Doe@Example.com', phone: '503.555.0142', notes: 'Two cats.\nSide door, please.' }));
+    const { mail } = await delivered(record);
+    expect(mail.subject).toBe('Quote request from Jane Doe');
+    expect(mail.from?.value).toEqual([{ name: 'Lead intake', address: 'leads@example.com' }]);
+    expect(mail.to && !Array.isArray(mail.to) && mail.to.value.map((a) => a.address)).toEqual(settings.to);
+    expect(mail.replyTo?.value).toEqual([{ name: 'Jane Doe', address: 'jane.doe@example.com' }]);
+    expect(mail.messageId).toBe(`<lead-${record.id}@www.example-cleaning.com>`);
+    expect(mail.headers.get('auto-submitted')).toBe('auto-generated');
+    const text = mail.text!;
+    expect(text).toContain('Quote request from Jane Doe, received Sunday, November 22, 2026 at 9:03 AM PST.');
+    expect(text).toContain('Name: Jane Doe');
+    expect(text).toContain('Phone: (503) 555-0142  tel:+15035550142  (as typed: 503.555.0142)');
+    // The address in lower case, as stored; a difference of case alone is not worth a mention.
+    expect(text).toMatch(/^E-mail: jane\.doe@example\.com$/m);
+    expect(text).toContain('Bedrooms: 3');
+    expect(text).toContain('Bathrooms: 2.5');
+    expect(text).toContain('Service: Deep clean');
+    expect(text).toContain('Notes:\n  Two cats.\n  Side door, please.');
+    expect(text).toContain('Consent to be contacted: given at 2026-11-20T17:03:00Z on https://www.example-cleaning.com/quote');
+    expect(text).toContain('Came by: the API (/api/v1/leads)');
+    expect(text).toContain('Received: 2026-11-22T17:03:05.123Z (UTC)');
+    expect(text).toContain(`Reference: ${record.id}`);
+  });
+
+  it('words a contact message as one, with what it is about and the message', async () => {
+    const record = lead(contact({ name: 'John Roe', helpWith: 'Rescheduling a visit', message: 'Friday to Monday?' }));
+    const { mail } = await delivered(record);
+    expect(mail.subject).toBe('Contact message from John Roe');
+    expect(mail.text).toContain('Help with: Rescheduling a visit');
+    expect(mail.text).toContain('Message:\n  Friday to Monday?');
+    expect(mail.text).toContain('Consent to be contacted: not asked');
+  });
+
+  it('gives the same lead the same Message-ID every time, so that a message sent twice shows once', () => {
+    const record = lead(quote());
+    expect(officeMessage(record, settings).messageId).toBe(officeMessage(record, settings).messageId);
+    expect(officeMessage(lead(quote()), settings).messageId).not.toBe(officeMessage(record, settings).messageId);
+  });
+
+  it('adds no header from a name or e-mail with line breaks, however the lead was stored', async () => {
+    const record = lead(quote({ name: 'Jane Doe' }));
+    const stored: LeadRecord = {
+      ...record,
+      fields: { ...record.fields, name: 'Jane\r\nBcc: intruder@example.com\r\nX-Injected: yes' },
+      emailNormalised: 'jane@example.com\r\nCc: intruder@example.com',
+    };
+    const { raw, mail } = await delivered(stored);
+    const headerBlock = raw.slice(0, raw.indexOf('\r\n\r\n'));
+    expect(headerBlock).not.toMatch(/^(Bcc|Cc|X-Injected):/im);
+    expect(mail.bcc).toBeUndefined();
+    expect(mail.cc).toBeUndefined();
+    expect(mail.headers.has('x-injected')).toBe(false);
+    expect(mail.subject).toBe('Quote request from Jane Bcc: intruder@example.com X-Injected: yes');
+    // An address that is not one is not used to reply to; the office is told so.
+    expect(mail.replyTo).toBeUndefined();
+    expect(mail.text).toContain('could not be used as a reply address');
+  });
+});
