@@ -18,7 +18,11 @@ export default defineConfig({
   adapter: node({ mode: 'middleware', bodySizeLimit: 1024 * 1024 }),
   // serverBundle: our node:http server joins the server build, on the routes' own module graph.
   // inlineCodeGuard: no page but /api-docs may carry inline scripts or styles (CSP).
-  integrations: [mdx(), serverBundle(new URL('./src/server/start.ts', import.meta.url)), inlineCodeGuard()],
+  integrations: [
+    mdx(),
+    serverBundle({ 'server.mjs': new URL('./src/server/start.ts', import.meta.url), 'backup-worker.mjs': new URL('./src/server/backup-worker.ts', import.meta.url) }),
+    inlineCodeGuard(),
+  ],
   trailingSlash: 'ignore',
   // Plain <pre><code> for fenced code in MDX: highlighters write inline style attributes, which the
   // pages' Content-Security-Policy (style-src 'self') would block.

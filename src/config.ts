@@ -75,6 +75,17 @@ const Env = z.object({
     .default(String(DEFAULT_RETENTION_DAYS))
     .refine((s) => /^\d{1,5}$/.test(s) && Number(s) >= 1, 'LEADS_RETENTION_DAYS must be a whole number of days, at least 1 (730 is 24 months)')
     .transform(Number),
+  BACKUP_DIR: z.string().trim().optional(),
+  BACKUP_INTERVAL_HOURS: z
+    .string()
+    .default('24')
+    .refine((s) => /^\d{1,4}$/.test(s) && Number(s) >= 1 && Number(s) <= 8760, 'BACKUP_INTERVAL_HOURS must be a whole number of hours from 1 to 8760')
+    .transform(Number),
+  BACKUP_KEEP: z
+    .string()
+    .default('14')
+    .refine((s) => /^\d{1,4}$/.test(s) && Number(s) >= 1, 'BACKUP_KEEP must be a whole number of backups, at least 1')
+    .transform(Number),
   // The office's e-mail: parsed by `officeMail` below. Messages never repeat a value: SMTP_URL may
   // hold a password.
   SMTP_URL: z.string().trim().optional(),
@@ -138,6 +149,13 @@ function officeMail(env: { SMTP_URL?: string | undefined; OFFICE_EMAIL?: string 
   return Object.freeze({ smtp: Object.freeze({ ...smtp, auth: smtp.auth && Object.freeze(smtp.auth) }), office: Object.freeze(office), from: Object.freeze(from) });
 }
 
+/** Scheduled backups of the SQLite store. */
+export interface BackupSettings {
+  readonly dir: string;
+  readonly intervalHours: number;
+  readonly keep: number;
+}
+
 /** The validated, frozen configuration of one process. */
 export interface Config {
   readonly siteUrl: string;
@@ -154,6 +172,8 @@ export interface Config {
   readonly leadsRetentionDays: number;
   /** The office's e-mail about each new lead (`SMTP_URL`, `OFFICE_EMAIL`, `MAIL_FROM`); `undefined`: none. */
   readonly mail: MailConfig | undefined;
+  /** Scheduled backups of the SQLite store (`BACKUP_DIR`, …); `undefined`: none. */
+  readonly backups: BackupSettings | undefined;
 }
 
 /** Raised when a variable is invalid; its message names every bad variable. */
@@ -176,6 +196,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!addTrusted(trustProxy, entry)) problems.push(`TRUST_PROXY: "${entry}" is not an IP address or CIDR range`);
   }
   const mail = officeMail(raw, problems);
+  if (raw.BACKUP_DIR && /^postgres/.test(raw.DATABASE_URL?.trim() ?? '')) {
+    problems.push('BACKUP_DIR: scheduled backups are of the SQLite store; back PostgreSQL up with its own tools (pg_dump, or base backups with WAL archiving)');
+  }
+  for (const name of ['BACKUP_INTERVAL_HOURS', 'BACKUP_KEEP'] as const) {
+    if (raw[name] !== undefined && !raw.BACKUP_DIR) problems.push(`${name}: is set, but BACKUP_DIR is not: no backup would be made (set BACKUP_DIR, or unset ${name})`);
+  }
   if (problems.length > 0 || !parsed.success) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
@@ -195,6 +221,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     leadsRetentionDays: e.LEADS_RETENTION_DAYS,
     mail,
+    backups: e.BACKUP_DIR ? Object.freeze({ dir: e.BACKUP_DIR, intervalHours: e.BACKUP_INTERVAL_HOURS, keep: e.BACKUP_KEEP }) : undefined,
   });
 }
 

@@ -7,6 +7,7 @@ import { ConfigError, getConfig } from '../config.ts';
 import { deletePerson, personOf, purge, purgeCutoffs } from '../leads/retention.ts';
 import type { LeadStore } from '../leads/store.ts';
 import { createLeadStore } from '../store/index.ts';
+import { backupSqliteFile, BackupError } from '../store/sqlite-backup.ts';
 import { exportLeads } from './export.ts';
 import { parseDate, USAGE, UsageError } from './usage.ts';
 
@@ -73,6 +74,17 @@ const commands: Record<string, Command> = {
     }
   },
 
+  async backup(args) {
+    const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+    if (positionals.length !== 1) throw new UsageError('backup needs the file to write, such as /var/backups/lead-intake/leads-2026-11-22.sqlite');
+    const { database } = getConfig();
+    if (database.kind !== 'sqlite') {
+      throw new UsageError('backup copies the embedded SQLite store; DATABASE_URL names PostgreSQL, which is backed up with its own tools: pg_dump for a logical copy (pg_dump --format=custom), or base backups (pg_basebackup) with WAL archiving for point-in-time recovery');
+    }
+    const report = await backupSqliteFile(database.path, positionals[0]!);
+    process.stdout.write(`Backed up ${plural(report.leads, 'lead')} to ${report.path} (${(report.bytes / 1024 / 1024).toFixed(1)} MiB), checked with PRAGMA integrity_check.\n`);
+  },
+
   async outbox(args, open) {
     const { values } = parseArgs({ args, options: { limit: { type: 'string', default: '100' } } });
     if (!/^\d{1,6}$/.test(values.limit) || Number(values.limit) < 1) throw new UsageError(`--limit must be a whole number, at least 1 (got "${values.limit}")`);
@@ -109,6 +121,6 @@ try {
     say(`${(err as Error).message}\n\n${USAGE}`);
     process.exit(2);
   }
-  say(err instanceof ConfigError ? err.message : `leads ${name} failed: ${(err as Error).message}`);
+  say(err instanceof ConfigError ? err.message : err instanceof BackupError ? `leads ${name}: ${err.message}` : `leads ${name} failed: ${(err as Error).message}`);
   process.exit(1);
 }

@@ -15,6 +15,11 @@ export const USAGE = `usage: npm run leads -- <command> [options]
       Remove the leads older than LEADS_RETENTION_DAYS (or <days>), idempotency records and
       fingerprints older than 24 hours, and deletion records older than 24 months.
 
+  backup <file>
+      Write a consistent copy of the SQLite store to <file> while the server keeps running,
+      check it with PRAGMA integrity_check, and only then put it under that name. PostgreSQL
+      is backed up with its own tools (pg_dump, base backups): exit status 2.
+
   outbox [--limit <n>]
       List the office's e-mail notifications not yet sent (at most 100, or <n>), oldest first:
       the lead's reference, its form, when it came, the attempts made, the next attempt and

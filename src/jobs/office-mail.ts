@@ -17,6 +17,7 @@ import type { LeadRecord } from '../leads/lead.ts';
 import type { LeadStore } from '../leads/store.ts';
 import type { OfficeMessage } from '../mail/office-message.ts';
 import { sendFailure, type Mailer } from '../mail/smtp.ts';
+import { repeat, type Repeating } from './repeat.ts';
 
 export interface OfficeMailTiming {
   /** How often an idle sender looks for due notifications. */
@@ -49,10 +50,8 @@ export function retryDelay(failures: number, timing: Pick<OfficeMailTiming, 'fir
   return Math.min(timing.firstRetryMs * 2 ** Math.max(0, failures - 1), timing.maxRetryMs);
 }
 
-export interface OfficeMailJob {
-  /** Sends nothing more; resolves when the send in flight (if any) has ended or been abandoned. */
-  stop(): Promise<void>;
-}
+/** `stop()` sends nothing more and resolves when the send in flight (if any) has ended or been abandoned. */
+export type OfficeMailJob = Repeating;
 
 export interface OfficeMailDeps {
   store: LeadStore;
@@ -68,8 +67,6 @@ export function startOfficeMail(deps: OfficeMailDeps, timing: OfficeMailTiming =
   const owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
   const stopping = new AbortController();
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
   /** Failures in a row, of sending or of the store: the sender's pause grows with them. */
   let failures = 0;
 
@@ -112,17 +109,6 @@ export function startOfficeMail(deps: OfficeMailDeps, timing: OfficeMailTiming =
     return timing.pollMs;
   }
 
-  const schedule = (ms: number) => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = round().then(schedule, (err: unknown) => {
-        logger.error({ err: errorWords(err) }, 'office e-mail: unexpected failure of the sender');
-        schedule(retryDelay(++failures, timing));
-      });
-    }, ms);
-    timer.unref();
-  };
-
   // What is waiting, once at start-up and then every `reportMs` while anything is (and once when it all went).
   let lastWaiting = -1;
   async function report(): Promise<void> {
@@ -141,14 +127,16 @@ export function startOfficeMail(deps: OfficeMailDeps, timing: OfficeMailTiming =
   const reporter = setInterval(() => void report(), timing.reportMs);
   reporter.unref();
 
-  schedule(0);
+  const sender = repeat(round, (err) => {
+    logger.error({ err: errorWords(err) }, 'office e-mail: unexpected failure of the sender');
+    return retryDelay(++failures, timing);
+  });
   return {
     async stop() {
       stopped = true;
-      clearTimeout(timer);
       clearInterval(reporter);
       const grace = setTimeout(() => stopping.abort(new Error('the server is stopping')), timing.stopGraceMs);
-      await running;
+      await sender.stop();
       clearTimeout(grace);
       mailer.close();
     },

@@ -4,11 +4,13 @@
  * module graph: one configuration, one store, one `Problem` class. `start()` opens the services,
  * loads the built site, serves it on HOST:PORT until SIGTERM or SIGINT, then drains and closes.
  */
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { handler } from '@astrojs/node/server.js';
 import { ConfigError } from '../config.ts';
 import { fillConfigured } from '../configured.ts';
 import { securityHeaders } from '../http/security-headers.ts';
+import { backupInWorker, startBackups } from '../jobs/backups.ts';
 import { startOfficeMail, type OfficeMailJob } from '../jobs/office-mail.ts';
 import { startRetention } from '../jobs/retention.ts';
 import { officeMessage } from '../mail/office-message.ts';
@@ -19,6 +21,8 @@ import { loadStaticFiles } from './static-files.ts';
 
 /** The prerendered site, beside this bundle. */
 const CLIENT_DIR = fileURLToPath(new URL('../client/', import.meta.url));
+/** The backup worker thread's entry, bundled beside this one (`src/server/backup-worker.ts`). */
+const BACKUP_WORKER = join(dirname(fileURLToPath(import.meta.url)), 'backup-worker.mjs');
 /** The `SITE_URL` the documents were rendered with (Astro's `site`, fixed at build time). */
 const BUILT_FOR = new URL(import.meta.env.SITE).origin;
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -46,9 +50,11 @@ export async function start(): Promise<void> {
     security,
   });
 
-  // Background work of the server process: retention (at start-up, then daily), and the office's
-  // e-mail about each new lead when SMTP_URL is set.
+  // Background work of the server process: retention (at start-up, then daily), the office's
+  // e-mail about each new lead when SMTP_URL is set, and backups of the SQLite store when BACKUP_DIR is.
   const retention = startRetention(opened);
+  const backups =
+    config.backups && config.database.kind === 'sqlite' ? startBackups({ settings: config.backups, logger, backup: backupInWorker(BACKUP_WORKER, config.database.path) }) : undefined;
   let officeMail: OfficeMailJob | undefined;
   if (config.mail) {
     const { company } = await import('../site.ts');
@@ -65,7 +71,7 @@ export async function start(): Promise<void> {
     server.on('error', (err) => logger.error({ err: { name: err.name, message: err.message } }, 'server error'));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ host: config.host, port, pid: process.pid, store: store.kind, limiter: config.redisUrl ? 'redis' : 'memory', officeMail: config.mail ? 'on' : 'off', siteUrl: config.siteUrl }, 'listening');
+    logger.info({ host: config.host, port, pid: process.pid, store: store.kind, limiter: config.redisUrl ? 'redis' : 'memory', officeMail: config.mail ? 'on' : 'off', backups: config.backups ? config.backups.dir : 'off', siteUrl: config.siteUrl }, 'listening');
   });
 
   let stopping = false;
@@ -83,7 +89,7 @@ export async function start(): Promise<void> {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
-    await Promise.all([retention.stop(), officeMail?.stop()]);
+    await Promise.all([retention.stop(), officeMail?.stop(), backups?.stop()]);
     const closed = await opened.close().then(() => true, (err: Error) => {
       logger.error({ err: { name: err.name, message: err.message } }, 'closing the store or the limiter failed');
       return false;

@@ -14,7 +14,30 @@ export function nginxAvailable(): boolean {
 }
 
 /** Starts nginx on `port`, spreading requests round-robin over `upstreams` and setting X-Forwarded-For. */
-export async function startNginx(dir: string, port: number, upstreams: number[]): Promise<{ url: string; stop(): Promise<void> }> {
+export function startNginx(dir: string, port: number, upstreams: number[]): Promise<{ url: string; stop(): Promise<void> }> {
+  return runNginx(dir, `
+  upstream lead_intake {
+${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n')}
+  }
+  server {
+    listen 127.0.0.1:${port};
+    client_max_body_size 64k;
+    location / {
+      proxy_pass http://lead_intake;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto $scheme;
+    }
+  }`, `http://127.0.0.1:${port}/api/v1`);
+}
+
+/**
+ * Runs nginx in the foreground with `servers` (server blocks, or an `include`) inside an `http`
+ * block of the test's own (pid, logs and temporary files under `dir`), once `probe` answers.
+ */
+export async function runNginx(dir: string, servers: string, probe: string, ready: (url: string) => Promise<boolean> = (url) => fetch(url).then((r) => r.ok, () => false)): Promise<{ url: string; stop(): Promise<void> }> {
   mkdirSync(join(dir, 'tmp'), { recursive: true });
   const conf = join(dir, 'nginx.conf');
   writeFileSync(conf, `
@@ -31,31 +54,16 @@ http {
   fastcgi_temp_path ${dir}/tmp/fastcgi;
   uwsgi_temp_path ${dir}/tmp/uwsgi;
   scgi_temp_path ${dir}/tmp/scgi;
-  upstream lead_intake {
-${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n')}
-  }
-  server {
-    listen 127.0.0.1:${port};
-    client_max_body_size 64k;
-    location / {
-      proxy_pass http://lead_intake;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-    }
-  }
+${servers}
 }
 `);
   const child: ChildProcess = spawn(NGINX_PATH, ['-c', conf, '-p', dir], { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 50; i++) {
-    if (await fetch(`${url}/api/v1`).then((r) => r.ok, () => false)) break;
+    if (await ready(probe)) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    url,
+    url: new URL(probe).origin,
     stop: () => new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());

@@ -177,9 +177,9 @@ export function canMountTmpfs(): boolean {
   return false;
 }
 
-/** Mounts a tmpfs of `sizeKiB` at `dir`; the returned function unmounts it. */
-export function mountTmpfs(dir: string, sizeKiB: number): () => void {
-  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKiB}k`, 'tmpfs', dir]);
+/** Mounts a tmpfs of `sizeKiB` at `dir` (read-only with `readOnly`); the returned function unmounts it. */
+export function mountTmpfs(dir: string, sizeKiB: number, options: { readOnly?: boolean } = {}): () => void {
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKiB}k${options.readOnly ? ',ro' : ''}`, 'tmpfs', dir]);
   if (mounted.status !== 0) throw new Error(`mount failed: ${mounted.stderr}`);
   return () => void spawnSync('umount', ['-l', dir]);
 }

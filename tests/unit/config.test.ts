@@ -80,4 +80,18 @@ describe('loadConfig', () => {
       expect(message({ OFFICE_EMAIL: 'office@example.com' })).toMatch(/OFFICE_EMAIL: is set, but SMTP_URL is not/);
     });
   });
+
+  describe('scheduled backups', () => {
+    it('are off unless BACKUP_DIR is set, and default to every 24 hours, keeping 14', () => {
+      expect(loadConfig({}).backups).toBeUndefined();
+      expect(loadConfig({ BACKUP_DIR: '/var/lib/lead-intake/backups' }).backups).toEqual({ dir: '/var/lib/lead-intake/backups', intervalHours: 24, keep: 14 });
+      expect(loadConfig({ BACKUP_DIR: 'b', BACKUP_INTERVAL_HOURS: '6', BACKUP_KEEP: '28' }).backups).toEqual({ dir: 'b', intervalHours: 6, keep: 28 });
+    });
+
+    it('name what is wrong: a bad number, a setting without BACKUP_DIR, or PostgreSQL, which has its own tools', () => {
+      expect(() => loadConfig({ BACKUP_DIR: 'b', BACKUP_INTERVAL_HOURS: '0', BACKUP_KEEP: 'all' })).toThrow(/BACKUP_INTERVAL_HOURS must be a whole number of hours from 1 to 8760[\s\S]*BACKUP_KEEP must be a whole number/);
+      expect(() => loadConfig({ BACKUP_KEEP: '3' })).toThrow(/BACKUP_KEEP: is set, but BACKUP_DIR is not/);
+      expect(() => loadConfig({ BACKUP_DIR: 'b', DATABASE_URL: 'postgres://127.0.0.1/test' })).toThrow(/BACKUP_DIR: scheduled backups are of the SQLite store; back PostgreSQL up with its own tools \(pg_dump/);
+    });
+  });
 });

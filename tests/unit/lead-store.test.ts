@@ -274,9 +274,9 @@ for (const factory of factories) {
         const leads = Array.from({ length: 12 }, () => toLeadRecord(valid(quote()), meta()));
         for (const lead of leads) await notifying.submit(lead, undefined);
         const other = await reopen({ outbox: true });
+        const a: string[] = [];
+        const b: string[] = [];
         try {
-          const a: string[] = [];
-          const b: string[] = [];
           for (let round = 0; round < 6; round++) {
             const [x, y] = await Promise.all([notifying.claimNotifications(lease(t0, 'a', 2)), other.claimNotifications(lease(t0, 'b', 2))]);
             a.push(...x.map((n) => n.lead.id));
@@ -290,7 +290,8 @@ for (const factory of factories) {
         expect(await notifying.claimNotifications(lease(t0, 'c'))).toEqual([]);
 
         const [failed, sent, abandoned] = leads.map((l) => l.id);
-        await notifying.notificationFailed(failed!, 'a', { at: new Date(t0.getTime() + 3_600_000), error: 'ESOCKET ECONNREFUSED' });
+        const ownerOf = (id: string) => (a.includes(id) ? 'a' : 'b');
+        await notifying.notificationFailed(failed!, ownerOf(failed!), { at: new Date(t0.getTime() + 3_600_000), error: 'ESOCKET ECONNREFUSED' });
         await notifying.notificationSent(sent!, t0);
         // Another sender's claim cannot record a failure.
         await notifying.notificationFailed(abandoned!, 'not-the-owner', { at: t0, error: 'x' });
@@ -309,7 +310,7 @@ for (const factory of factories) {
         const retried = await notifying.claimNotifications(lease(new Date(t0.getTime() + 3_600_000), 'e', 100));
         expect(retried).toEqual([{ lead: leads[0], attempts: 1 }]);
         // Sent is sent: it never comes back, and a late failure report cannot undo it.
-        await notifying.notificationFailed(sent!, 'a', { at: t0, error: 'x' });
+        await notifying.notificationFailed(sent!, ownerOf(sent!), { at: t0, error: 'x' });
         expect(await notifying.claimNotifications(lease(new Date(t0.getTime() + 86_400_000), 'f', 100))).not.toContainEqual(expect.objectContaining({ lead: leads[1] }));
       });
 

@@ -1,0 +1,85 @@
+/**
+ * A backup of the SQLite store while the server keeps taking leads: a consistent copy through a
+ * connection of its own, checked, made self-contained, and put in place atomically. The office's
+ * `backup` command and the server's scheduled backups (in a worker thread) both call it.
+ */
+import { randomBytes } from 'node:crypto';
+import { accessSync, chmodSync, closeSync, constants, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { backup, DatabaseSync } from 'node:sqlite';
+
+/** What a backup wrote. */
+export interface BackupReport {
+  path: string;
+  bytes: number;
+  leads: number;
+}
+
+/** A backup that could not be made; the message says why, for the operator. Nothing was left under the final name. */
+export class BackupError extends Error {
+  override name = 'BackupError';
+}
+
+/** The largest number of pages `backup()` takes per step: all of them, in one step. */
+const ALL_PAGES = 2 ** 31 - 1;
+
+const code = (err: unknown) => (err as { code?: string }).code ?? (err as Error).message;
+
+function fsyncPath(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Copies the SQLite store at `source` to `destination`. The copy is made in one step under one read
+ * transaction of a connection of its own: a snapshot of every lead committed before it began, while
+ * writers go on (WAL); a copy in small steps would start over whenever the server commits. It is
+ * written beside the destination under a temporary name, switched to a rollback journal (one file,
+ * nothing beside it), checked with `PRAGMA integrity_check`, flushed to disk, and only then renamed
+ * to `destination`, so a file under that name is always a whole, checked backup.
+ */
+export async function backupSqliteFile(source: string, destination: string): Promise<BackupReport> {
+  const dir = dirname(destination);
+  if (!existsSync(source)) throw new BackupError(`there is no SQLite store at ${source}`);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch (err) {
+    throw new BackupError(`cannot write the backup into ${dir} (${code(err)})`, { cause: err });
+  }
+  const partial = join(dir, `.${basename(destination)}.${randomBytes(4).toString('hex')}.partial`);
+  const removePartial = () => {
+    for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(`${partial}${suffix}`, { force: true });
+  };
+  try {
+    const from = new DatabaseSync(source, { timeout: 5_000 });
+    try {
+      await backup(from, partial, { rate: ALL_PAGES });
+    } finally {
+      from.close();
+    }
+    const copy = new DatabaseSync(partial);
+    let leads: number;
+    try {
+      copy.exec('PRAGMA journal_mode = DELETE');
+      const check = (copy.prepare('PRAGMA integrity_check').all() as Array<{ integrity_check: string }>).map((r) => r.integrity_check);
+      if (check.length !== 1 || check[0] !== 'ok') throw new BackupError(`the copy failed PRAGMA integrity_check: ${check.slice(0, 3).join('; ')}`);
+      leads = Number((copy.prepare('SELECT count(*) AS n FROM leads').get() as { n: number }).n);
+    } finally {
+      copy.close();
+    }
+    // It holds every customer's details: readable by the owner alone, whatever the umask.
+    chmodSync(partial, 0o600);
+    fsyncPath(partial);
+    renameSync(partial, destination);
+    fsyncPath(dir);
+    return { path: destination, bytes: statSync(destination).size, leads };
+  } catch (err) {
+    removePartial();
+    if (err instanceof BackupError) throw err;
+    throw new BackupError(`the backup into ${dir} failed (${code(err)}): ${(err as Error).message}`, { cause: err });
+  }
+}

@@ -1,0 +1,363 @@
+/**
+ * Production on one machine, against the built server: backups taken while leads keep coming
+ * (by hand and on a schedule), restoring one by the README's steps, a backup directory that cannot
+ * be written, PostgreSQL's refusal, the systemd unit in deploy/, and HTTPS through the nginx
+ * configuration in deploy/. No timing is asserted.
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { BACKUP_FILE } from '../../src/jobs/backups.ts';
+import { newClient, quote } from '../support/fixtures.ts';
+import { call, postJson, rawRequest } from '../support/http.ts';
+import { nginxAvailable, runNginx } from '../support/nginx.ts';
+import { childEnv, exportLeads, freePort, leads, ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { canMountTmpfs, mountTmpfs } from '../support/services.ts';
+
+const env = { TRUST_PROXY: '127.0.0.1, ::1' };
+
+/** Submitters that post leads until stopped, each from a client of its own; the ids of every 201, in order. */
+function submitContinuously(url: string, submitters = 4) {
+  const acked: string[] = [];
+  let stopped = false;
+  const loops = Array.from({ length: submitters }, async () => {
+    while (!stopped) {
+      const reply = await postJson(`${url}/api/v1/leads`, quote(), newClient());
+      if (reply.status === 201) acked.push(reply.json.id);
+      else throw new Error(`a submission was answered ${reply.status}: ${reply.text}`);
+    }
+  });
+  return {
+    acked,
+    async waitFor(count: number) {
+      while (acked.length < count) await new Promise((resolve) => setTimeout(resolve, 20));
+    },
+    async stop() {
+      stopped = true;
+      await Promise.all(loops);
+    },
+  };
+}
+
+/** What a backup file holds, read as a plain SQLite database. */
+function inspect(file: string) {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    return {
+      integrity: (db.prepare('PRAGMA integrity_check').all() as Array<{ integrity_check: string }>).map((r) => r.integrity_check),
+      journalMode: (db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode,
+      ids: (db.prepare('SELECT id FROM leads').all() as Array<{ id: string }>).map((r) => r.id),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** The README's restore: the server stopped, the backup copied over the store (and its -wal and -shm removed). */
+function restore(backup: string, store: string): void {
+  for (const suffix of ['-wal', '-shm']) rmSync(`${store}${suffix}`, { force: true });
+  copyFileSync(backup, store);
+}
+
+const logged = async (server: RunningServer, msg: string) => {
+  for (let i = 0; i < 300; i++) {
+    const line = server.logs.find((l) => l.includes(`"msg":"${msg}"`));
+    if (line) return JSON.parse(line);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no "${msg}" line:\n${server.logs.join('\n')}`);
+};
+
+describe('a backup by hand while leads keep coming, and a restore from it', () => {
+  let dir: string;
+  let server: RunningServer;
+  let backup: string;
+  let before: string[];
+  let acked: string[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'backup-'));
+    server = await startServer({ dir, env });
+  });
+  afterAll(async () => {
+    await server?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is consistent, passes integrity_check and holds every lead acknowledged before it began', async () => {
+    const load = submitContinuously(server.url);
+    await load.waitFor(60);
+    before = [...load.acked];
+    backup = join(dir, 'leads-by-hand.sqlite');
+    const made = await leads(server.databaseUrl, ['backup', backup]);
+    await load.waitFor(before.length + 60);
+    await load.stop();
+    acked = load.acked;
+
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(/^Backed up \d+ leads to .*leads-by-hand\.sqlite \(\d+\.\d MiB\), checked with PRAGMA integrity_check\.$/m);
+    const copy = inspect(backup);
+    expect(copy.integrity).toEqual(['ok']);
+    // One self-contained file: no write-ahead log beside it to lose when it is copied.
+    expect(copy.journalMode).toBe('delete');
+    expect(readdirSync(dir).filter((n) => n.includes('leads-by-hand'))).toEqual(['leads-by-hand.sqlite']);
+    expect(statSync(backup).mode & 0o777).toBe(0o600);
+    const inBackup = new Set(copy.ids);
+    expect(before.filter((id) => !inBackup.has(id))).toEqual([]);
+    // Nothing in it that was not acknowledged (the submissions went on while it was made).
+    const all = new Set(acked);
+    expect(copy.ids.filter((id) => !all.has(id))).toEqual([]);
+    expect(acked.length).toBeGreaterThan(copy.ids.length);
+  });
+
+  it('restores: the server stopped, the backup put in place and started again, every lead in it is exported, and new ones are taken', async () => {
+    await server.stop();
+    const store = join(dir, 'leads.sqlite');
+    restore(backup, store);
+    server = await startServer({ dir, env });
+    const exported = (await exportLeads(server.databaseUrl)).map((l) => l.id);
+    expect(exported.sort()).toEqual(inspect(backup).ids.sort());
+    expect((await postJson(`${server.url}/api/v1/leads`, quote(), newClient())).status).toBe(201);
+  });
+
+  it('restores a backup made before the latest migrations: they run at start-up', async () => {
+    await server.stop();
+    const older = join(dir, 'older.sqlite');
+    copyFileSync(backup, older);
+    const db = new DatabaseSync(older);
+    const latest = (db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number }).v;
+    // As a backup taken before the outbox existed would be.
+    db.exec(`DROP TABLE outbox; DELETE FROM schema_migrations WHERE version = ${latest};`);
+    db.close();
+    restore(older, join(dir, 'leads.sqlite'));
+    server = await startServer({ dir, env });
+    expect((await exportLeads(server.databaseUrl)).map((l) => l.id).sort()).toEqual(inspect(backup).ids.sort());
+    const migrated = new DatabaseSync(join(dir, 'leads.sqlite'), { readOnly: true });
+    expect((migrated.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number }).v).toBe(latest);
+    migrated.close();
+  });
+
+  it('refuses a directory that does not exist, leaving nothing behind', async () => {
+    const made = await leads(server.databaseUrl, ['backup', join(dir, 'no-such-dir', 'x.sqlite')]);
+    expect(made.code).toBe(1);
+    expect(made.stderr).toMatch(/^leads backup: cannot write the backup into .*no-such-dir \(ENOENT\)$/m);
+  });
+});
+
+describe('scheduled backups', () => {
+  it('writes one at start-up under continuous submissions and keeps the newest BACKUP_KEEP, leaving other files alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scheduled-'));
+    const backups = join(dir, 'backups');
+    mkdirSync(backups);
+    const old = ['leads-20250101T000000Z.sqlite', 'leads-20250201T000000Z.sqlite', 'leads-20250301T000000Z.sqlite'];
+    for (const name of [...old, 'notes.txt']) writeFileSync(join(backups, name), 'not a backup of this test');
+    writeFileSync(join(backups, '.leads-20250301T000000Z.sqlite.0badc0de.partial'), 'what a stopped backup left');
+    const settings = { ...env, BACKUP_DIR: backups, BACKUP_KEEP: '2' };
+    let server = await startServer({ dir, env: settings });
+    try {
+      const first = await logged(server, 'backup done');
+      expect(first).toMatchObject({ removed: 2, keep: 2 });
+      expect(readdirSync(backups).sort()).toEqual([old[2], basename(first.path), 'notes.txt'].sort());
+
+      const load = submitContinuously(server.url, 2);
+      await load.waitFor(40);
+      await load.stop();
+      await server.stop();
+      // The next start makes the next one (in another second, so under another name).
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      server = await startServer({ dir, env: settings });
+      const second = await logged(server, 'backup done');
+      const kept = readdirSync(backups).filter((n) => BACKUP_FILE.test(n)).sort();
+      expect(kept).toEqual([basename(first.path), basename(second.path)].sort());
+      const copy = inspect(second.path);
+      expect(copy.integrity).toEqual(['ok']);
+      expect(copy.ids.length).toBe(second.leads);
+      expect(second.leads).toBeGreaterThanOrEqual(40);
+    } finally {
+      await server.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!canMountTmpfs())('logs a clear message when BACKUP_DIR cannot be written, and keeps serving', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'readonly-'));
+    const backups = join(dir, 'backups');
+    mkdirSync(backups);
+    const unmount = mountTmpfs(backups, 1024, { readOnly: true });
+    const server = await startServer({ dir, env: { ...env, BACKUP_DIR: backups } });
+    try {
+      const failed = await logged(server, 'backup failed; it will be tried again');
+      expect(failed).toMatchObject({ level: 50, dir: backups, retryInMs: 15 * 60 * 1000 });
+      expect(failed.reason).toBe(`cannot write the backup into ${backups} (EROFS)`);
+      expect((await postJson(`${server.url}/api/v1/leads`, quote(), newClient())).status).toBe(201);
+      expect((await call(`${server.url}/api/v1`)).status).toBe(200);
+    } finally {
+      await server.dispose();
+      unmount();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is refused for PostgreSQL, by hand (exit 2, naming its own tools) and at start-up', async () => {
+    const made = await leads('postgres://postgres@127.0.0.1:5432/test', ['backup', join(tmpdir(), 'never.sqlite')]);
+    expect(made.code).toBe(2);
+    expect(made.stderr).toMatch(/PostgreSQL, which is backed up with its own tools: pg_dump.*pg_basebackup/);
+    expect(existsSync(join(tmpdir(), 'never.sqlite'))).toBe(false);
+    const start = await startServer({ env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test', BACKUP_DIR: join(tmpdir(), 'never') } }).then(() => undefined, (e: Error) => e.message);
+    expect(start).toMatch(/BACKUP_DIR: scheduled backups are of the SQLite store; back PostgreSQL up with its own tools/);
+  });
+});
+
+const basename = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
+/** Whether systemd-analyze is installed; in CI its absence is a failure, not a skip. */
+function systemdAnalyzeAvailable(): boolean {
+  if (spawnSync('systemd-analyze', ['--version']).status === 0) return true;
+  if (process.env.CI) throw new Error('CI requires systemd-analyze (apt-get install -y systemd)');
+  console.warn('systemd-analyze is not installed: the systemd unit is not verified (apt-get install -y systemd)');
+  return false;
+}
+
+describe.skipIf(!systemdAnalyzeAvailable())('the systemd unit in deploy/', () => {
+  const unit = readFileSync(join(ROOT, 'deploy/lead-intake.service'), 'utf8');
+
+  it('passes systemd-analyze verify without a warning', () => {
+    // Installed as the README says, with this checkout in /opt/lead-intake's place.
+    const dir = mkdtempSync(join(tmpdir(), 'unit-'));
+    const envFile = join(dir, 'env');
+    copyFileSync(join(ROOT, 'deploy/lead-intake.env'), envFile);
+    const installed = join(dir, 'lead-intake.service');
+    writeFileSync(installed, unit.replaceAll('/opt/lead-intake', ROOT.replace(/\/$/, '')).replaceAll('/etc/lead-intake/env', envFile));
+    const verified = spawnSync('systemd-analyze', ['verify', installed], { encoding: 'utf8' });
+    rmSync(dir, { recursive: true, force: true });
+    expect(verified.stderr).toBe('');
+    expect(verified.status).toBe(0);
+  });
+
+  it('starts the server as `npm start` does, restarts it on failure, and lets it stop gracefully', () => {
+    const start = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string;
+    expect(unit).toContain(`ExecStart=/opt/lead-intake/node_modules/.bin/${start}\n`);
+    for (const line of ['Restart=on-failure', 'KillSignal=SIGTERM', 'User=lead-intake', 'StateDirectory=lead-intake', 'ProtectSystem=strict', 'NoNewPrivileges=yes']) expect(unit).toContain(`\n${line}\n`);
+  });
+
+  it.skipIf(!canMountTmpfs())('needs no writable path but its data directory: the server runs with the application read-only and no home', async () => {
+    // As under ProtectSystem=strict and ProtectHome=yes: the checkout bound read-only in a mount namespace of its own.
+    const data = mkdtempSync(join(tmpdir(), 'readonly-app-'));
+    const start = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string;
+    const root = ROOT.replace(/\/$/, '');
+    const script = `mount --bind '${root}' '${root}' && mount -o remount,ro,bind '${root}' && cd '${root}' && ! touch .write-probe 2>/dev/null && exec node_modules/.bin/${start}`;
+    const port = await freePort();
+    const child = spawn('unshare', ['-m', 'sh', '-c', script], {
+      env: { ...childEnv(), HOME: '/nonexistent', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: `file:${join(data, 'leads.sqlite')}`, BACKUP_DIR: join(data, 'backups'), TRUST_PROXY: '127.0.0.1, ::1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    child.stdout!.on('data', (c) => (log += c));
+    child.stderr!.on('data', (c) => (log += c));
+    try {
+      for (let i = 0; !log.includes('"msg":"backup done"'); i++) {
+        if (i > 300 || child.exitCode !== null) throw new Error(`the server did not start read-only:\n${log}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const url = `http://127.0.0.1:${port}`;
+      expect((await call(`${url}/`)).status).toBe(200);
+      expect((await call(`${url}/quote`)).status).toBe(200);
+      expect((await postJson(`${url}/api/v1/leads`, quote(), newClient())).status).toBe(201);
+      expect(existsSync(join(root, '.write-probe'))).toBe(false);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+      rmSync(data, { recursive: true, force: true });
+    }
+    expect(child.exitCode).toBe(0);
+    expect(log).not.toMatch(/"level":50/);
+  });
+
+  it('comes with settings a shell reads as systemd does, which the configuration accepts, with the store and backups in the one writable directory', () => {
+    const sourced = execFileSync('sh', ['-c', `set -a; . '${join(ROOT, 'deploy/lead-intake.env')}'; env -0`], { env: {}, encoding: 'utf8' });
+    const settings = Object.fromEntries(sourced.split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+    const config = loadConfig(settings);
+    expect(config).toMatchObject({ siteUrl: 'https://www.example-cleaning.com', host: '127.0.0.1', port: 4321, database: { kind: 'sqlite', path: '/var/lib/lead-intake/leads.sqlite' }, backups: { dir: '/var/lib/lead-intake/backups', intervalHours: 24, keep: 14 }, mail: undefined });
+    expect(config.trustProxy?.check('127.0.0.1', 'ipv4')).toBe(true);
+  });
+});
+
+describe.skipIf(!nginxAvailable())('HTTPS in front of one instance, with deploy/nginx/lead-intake.conf', () => {
+  let dir: string;
+  let server: RunningServer;
+  let proxy: { url: string; stop(): Promise<void> };
+  let ca: Buffer;
+  let httpsPort: number;
+  let httpPort: number;
+
+  /** A request over TLS to nginx, trusting the test's own certificate. */
+  const https = (path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) =>
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
+      const req = httpsRequest({ host: '127.0.0.1', port: httpsPort, servername: 'localhost', path, method: init.method ?? 'GET', ca, headers: { Host: `localhost:${httpsPort}`, ...init.headers } }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      });
+      req.on('error', reject);
+      req.end(init.body);
+    });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'https-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    ca = readFileSync(join(dir, 'cert.pem'));
+    [httpsPort, httpPort] = [await freePort(), await freePort()];
+    server = await startServer({ env: { SITE_URL: `https://localhost:${httpsPort}`, TRUST_PROXY: '127.0.0.1, ::1' } });
+    // The repository's file, with this machine's ports, name and certificate in place of the example's.
+    const site = readFileSync(join(ROOT, 'deploy/nginx/lead-intake.conf'), 'utf8')
+      .replace(/^\s*listen \[::\]:.*\n/gm, '')
+      .replace('listen 80;', `listen 127.0.0.1:${httpPort};`)
+      .replace('listen 443 ssl http2;', `listen 127.0.0.1:${httpsPort} ssl http2;`)
+      .replaceAll('server_name www.example-cleaning.com;', 'server_name localhost;')
+      .replace(/ssl_certificate \S+;/, `ssl_certificate ${join(dir, 'cert.pem')};`)
+      .replace(/ssl_certificate_key \S+;/, `ssl_certificate_key ${join(dir, 'key.pem')};`)
+      .replace('root /var/www/certbot;', `root ${dir};`)
+      .replace('proxy_pass http://127.0.0.1:4321;', `proxy_pass http://127.0.0.1:${server.port};`);
+    writeFileSync(join(dir, 'site.conf'), site);
+    proxy = await runNginx(dir, `  include ${join(dir, 'site.conf')};`, `http://127.0.0.1:${httpPort}/`, (url) => fetch(url, { redirect: 'manual' }).then((r) => r.status === 301, () => false));
+  });
+  afterAll(async () => {
+    await proxy?.stop();
+    await server?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('redirects plain HTTP to HTTPS', async () => {
+    const reply = await rawRequest(`http://127.0.0.1:${httpPort}/quote?x=1`, { method: 'GET', headers: { Host: 'localhost' } });
+    expect(reply.status).toBe(301);
+    expect(reply.headers.location).toBe('https://localhost/quote?x=1');
+  });
+
+  it('serves the API and the pages over TLS, with HSTS and links on the https origin', async () => {
+    const status = await https('/api/v1');
+    expect(status.status).toBe(200);
+    expect(status.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    expect(JSON.parse(status.text).links.leads).toBe(`https://localhost:${httpsPort}/api/v1/leads`);
+    expect((await https('/quote')).status).toBe(200);
+  });
+
+  it('takes a lead, recording the address nginx saw rather than one the client claims', async () => {
+    const created = await https('/api/v1/leads', { method: 'POST', body: JSON.stringify(quote()), headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '203.0.113.9' } });
+    expect(created.status, created.text).toBe(201);
+    const id = JSON.parse(created.text).id;
+    const stored = (await exportLeads(server.databaseUrl)).find((l) => l.id === id) as { consent: { clientAddress: string } };
+    expect(stored.consent.clientAddress).toBe('127.0.0.1');
+  });
+
+  it('lets the service answer an oversized body with its own problem', async () => {
+    const big = await https('/api/v1/leads', { method: 'POST', body: JSON.stringify(quote({ notes: 'x'.repeat(30_000) })), headers: { 'Content-Type': 'application/json' } });
+    expect(big.status).toBe(413);
+    expect(big.headers['content-type']).toBe('application/problem+json');
+  });
+});
+
