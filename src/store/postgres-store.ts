@@ -248,23 +248,36 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       ).catch(unavailable);
       return rows.map((r) => ({ identifierHash: r.identifier_hash, kind: r.identifier_kind, deletedAt: r.deleted_at, leads: r.lead_count }));
     },
-    purgeStep: (step) =>
-      transaction(async (c) => {
-        // SKIP LOCKED: instances purging at once take different rows, and never wait for each other.
-        const changes = async (sql: string, params: unknown[]) => (await c.query(sql, params)).rowCount ?? 0;
-        const expired = (table: string, column: string, key = 'id') => `DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE ${column} < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`;
-        let idempotencyKeys = await changes(expired('idempotency_keys', 'created_at', 'key'), [step.replayBefore, step.limit]);
-        let fingerprints = await changes(expired('lead_fingerprints', 'received_at', 'fingerprint'), [step.replayBefore, step.limit]);
-        await changes("UPDATE leads SET fingerprint = '' WHERE id IN (SELECT id FROM leads WHERE received_at < $1 AND fingerprint <> '' LIMIT $2 FOR UPDATE SKIP LOCKED)", [step.replayBefore, step.limit]);
-        const old = 'SELECT id FROM leads WHERE received_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED';
-        const { rows } = await c.query<{ id: string }>(old, [step.leadsBefore, step.limit]);
+    purgeStep: async (step) => {
+      // SKIP LOCKED: instances purging at once take different rows. Two short transactions: the first
+      // only skips what others hold and so never waits; the second may wait for a first one, which
+      // waits for nothing, so no cycle (one transaction doing both deadlocked with four openings).
+      const changes = (c: pg.PoolClient) => async (sql: string, params: unknown[]) => (await c.query(sql, params)).rowCount ?? 0;
+      const expired = (table: string, column: string, key = 'id') => `DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE ${column} < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`;
+      const dayOld = await transaction(async (c) => {
+        const run = changes(c);
+        const idempotencyKeys = await run(expired('idempotency_keys', 'created_at', 'key'), [step.replayBefore, step.limit]);
+        const fingerprints = await run(expired('lead_fingerprints', 'received_at', 'fingerprint'), [step.replayBefore, step.limit]);
+        await run("UPDATE leads SET fingerprint = '' WHERE id IN (SELECT id FROM leads WHERE received_at < $1 AND fingerprint <> '' LIMIT $2 FOR UPDATE SKIP LOCKED)", [step.replayBefore, step.limit]);
+        const deletionRecords = await run(expired('deletion_records', 'deleted_at'), [step.deletionRecordsBefore, step.limit]);
+        return { idempotencyKeys, fingerprints, deletionRecords };
+      });
+      const pastRetention = await transaction(async (c) => {
+        const run = changes(c);
+        const { rows } = await c.query<{ id: string }>('SELECT id FROM leads WHERE received_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED', [step.leadsBefore, step.limit]);
         const ids = rows.map((r) => r.id);
-        idempotencyKeys += await changes('DELETE FROM idempotency_keys WHERE lead_id = ANY($1)', [ids]);
-        fingerprints += await changes('DELETE FROM lead_fingerprints WHERE lead_id = ANY($1)', [ids]);
-        const leads = await changes('DELETE FROM leads WHERE id = ANY($1)', [ids]);
-        const deletionRecords = await changes(expired('deletion_records', 'deleted_at'), [step.deletionRecordsBefore, step.limit]);
-        return { leads, idempotencyKeys, fingerprints, deletionRecords };
-      }),
+        const idempotencyKeys = await run('DELETE FROM idempotency_keys WHERE lead_id = ANY($1)', [ids]);
+        const fingerprints = await run('DELETE FROM lead_fingerprints WHERE lead_id = ANY($1)', [ids]);
+        const leads = await run('DELETE FROM leads WHERE id = ANY($1)', [ids]);
+        return { leads, idempotencyKeys, fingerprints };
+      });
+      return {
+        leads: pastRetention.leads,
+        idempotencyKeys: dayOld.idempotencyKeys + pastRetention.idempotencyKeys,
+        fingerprints: dayOld.fingerprints + pastRetention.fingerprints,
+        deletionRecords: dayOld.deletionRecords,
+      };
+    },
     claimNotifications: async (claim) => {
       // One statement: the due rows are locked, skipped by any other instance's claim, and claimed.
       const { rows } = await pool.query<LeadRow & { attempts: number }>(

@@ -229,16 +229,18 @@ for (const factory of factories) {
       expect((await store.submit(toLeadRecord(valid(quote()), meta(now)), { key: 'recent-key', requestHash: 'h' })).kind).toBe('replayed');
     });
 
-    it('purges safely from two openings of the store at once: every old lead removed once, no error', async () => {
+    it('purges safely from four openings of the store at once: every old lead removed once, no error, no deadlock', async () => {
       const now = new Date('2028-06-01T00:00:00Z');
-      for (let i = 0; i < 450; i++) await store.submit(toLeadRecord(valid(quote()), meta(new Date(now.getTime() - (800 + i / 1000) * 86_400_000))), undefined);
-      const other = await reopen();
+      // With idempotency keys: each lead's records are wanted both by the 24-hour purge and with the lead.
+      await Promise.all(Array.from({ length: 1500 }, (_, i) => store.submit(toLeadRecord(valid(quote()), meta(new Date(now.getTime() - (800 + i / 1000) * 86_400_000))), { key: `old-${i}`, requestHash: 'h' })));
+      const others = await Promise.all([1, 2, 3].map(() => reopen()));
       try {
-        const [a, b] = await Promise.all([purge(store, purgeCutoffs(now, 730)), purge(other, purgeCutoffs(now, 730))]);
-        expect(a.leads + b.leads).toBe(450);
+        const purged = await Promise.all([store, ...others].map((s) => purge(s, purgeCutoffs(now, 730))));
+        expect(purged.reduce((n, p) => n + p.leads, 0)).toBe(1500);
+        expect(purged.reduce((n, p) => n + p.idempotencyKeys, 0)).toBe(1500);
         expect(await count(store)).toBe(0);
       } finally {
-        await other.close();
+        await Promise.all(others.map((o) => o.close()));
       }
     });
 
