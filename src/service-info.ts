@@ -78,6 +78,51 @@ export const USAGE_RULES = [
   'Do not probe or POST to unadvertised registration paths; send no Authorization header, token, API key or password.',
 ] as const;
 
+/**
+ * What the company offers, as its editors list it on the web forms (`content/forms/`): published
+ * to agents in the OpenAPI description, /llms.txt, /developers and `GET /api/v1`, so that `service`
+ * and `helpWith` are not guessed. Both fields stay free text, as the specification says.
+ */
+export interface Offer {
+  /** The kinds of cleaning on the quote form. */
+  services: readonly string[];
+  /** What a contact message can be about, on the contact form. */
+  contactTopics: readonly string[];
+  /** The quote form's consent disclosure, with the company's name in it. */
+  consentText: string;
+}
+
+/**
+ * What an agent must know that the field names do not say, by the field it is about, in every
+ * document an agent reads. `{consent}` is the quote form's disclosure.
+ */
+export const AGENT_GUIDANCE = {
+  formType:
+    'Send a quote request (formType absent or "quote") when the customer wants a price for, or a visit to, clean their home; send a contact message (formType "support") for anything else, including a question before booking, rescheduling or cancelling a visit, and feedback. If unsure, ask the customer.',
+  communicationsConsent:
+    '`true` (the JSON boolean) means that the customer agreed that the company may call, text and e-mail them about this request, as the company\'s own quote form asks in these words: "{consent}" It covers this request only, not marketing. Send it only when the customer said so.',
+  consentTimestamp:
+    'When the customer gave that consent (for an agent: the moment the customer told you to send the request), such as 2026-11-22T17:03:00Z. Leave it out if you do not know it.',
+  pageUrl: 'The web page the customer was on when they asked, if there was one. Leave it out when there is no page (a chat, a call, an app).',
+  service: 'One of the services the company offers (listed with this field), or the customer\'s own words when none fits.',
+  helpWith: 'What the message is about: one of the contact form\'s topics (listed with this field), or the customer\'s own words.',
+} as const;
+
+/** `AGENT_GUIDANCE` with the offer's words in place. */
+export function agentGuidance(offer: Offer): Record<keyof typeof AGENT_GUIDANCE, string> {
+  return Object.fromEntries(Object.entries(AGENT_GUIDANCE).map(([field, text]) => [field, text.replace('{consent}', offer.consentText)])) as Record<keyof typeof AGENT_GUIDANCE, string>;
+}
+
+/**
+ * The `Idempotency-Key` of each published example request: distinct, so that copying both examples
+ * works, and a repeat of one is a replay. Every text that shows one says to make a new one per
+ * submission.
+ */
+export const EXAMPLE_IDEMPOTENCY_KEYS = {
+  quote: '5f0b8e1c-7a3d-4c29-9e64-2b7d1f08a3c5',
+  support: 'c93e4a70-1d2b-4f8e-a615-8e0f37b9d2a4',
+} as const;
+
 /** What the product does not offer (spec sections 1 and 6), stated so that nobody goes looking for it. */
 export const NOT_OFFERED = [
   'public sandbox',

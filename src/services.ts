@@ -10,6 +10,7 @@ import { aliasHeaders, checkSunsetNotice } from './http/deprecation.ts';
 import { createLimiter } from './limiter/index.ts';
 import { createLogger } from './logger.ts';
 import { createLeadStore } from './store/index.ts';
+import { publishedOffer } from './web-forms/words.ts';
 
 /** The services, and how to close what they hold open. */
 export interface Services extends AppServices {
@@ -52,6 +53,7 @@ async function open(): Promise<Services> {
     await store.close();
     throw err;
   });
+  const offer = await publishedOffer();
   const limits = createLimiter(config);
   let closing: Promise<void> | undefined;
   return Object.freeze({
@@ -61,6 +63,7 @@ async function open(): Promise<Services> {
     limiter: limits.limiter,
     aliasHeaders: aliasHeaders(config),
     formTokenKey,
+    offer,
     close: () => (closing ??= Promise.all([store.close(), limits.close()]).then(() => undefined)),
   });
 }

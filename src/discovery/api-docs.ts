@@ -1,12 +1,14 @@
 /**
  * `/api-docs`: Redoc's page built by Redocly at build time from the bundled description, with
- * Redoc's scripts inlined (`--inlineBundle`) so that it renders with no request to another host.
+ * Redoc's scripts inlined (`--inlineBundle`) so that it renders with no request to another host,
+ * and the whole reference in plain HTML inside `<noscript>` for clients without JavaScript.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SERVICE_NAME, serviceLinks } from '../service-info.ts';
-import { openApiDocument, redocly } from './openapi.ts';
+import { redocly } from './openapi.ts';
+import { plainReference } from './plain-reference.ts';
 
 const TEMPLATE = resolve('src/discovery/redoc-template.hbs');
 
@@ -15,13 +17,17 @@ const TEMPLATE = resolve('src/discovery/redoc-template.hbs');
 const CDN_LOGO = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
 const INLINE_LOGO = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="60" height="16"><text x="0" y="12" font-family="sans-serif" font-size="12" fill="#555">Redocly</text></svg>')}`;
 
-/** The HTML of the API reference page for a deployment at `siteUrl`. */
-export function apiDocsHtml(siteUrl: string): string {
+/** Where the template puts the plain reference. */
+const PLAIN_REFERENCE = '<!-- plain-reference -->';
+
+/** The HTML of the API reference page of `doc`, the completed OpenAPI description. */
+export function apiDocsHtml(doc: Record<string, any>): string {
+  const siteUrl: string = doc.servers[0].url;
   const dir = mkdtempSync(join(tmpdir(), 'api-docs-'));
   try {
     const spec = join(dir, 'openapi.json');
     const out = join(dir, 'index.html');
-    writeFileSync(spec, JSON.stringify(openApiDocument(siteUrl)));
+    writeFileSync(spec, JSON.stringify(doc));
     const links = serviceLinks(siteUrl);
     redocly([
       'build-docs', spec, '--inlineBundle', '-o', out, '-t', TEMPLATE,
@@ -29,7 +35,9 @@ export function apiDocsHtml(siteUrl: string): string {
       `--templateOptions.catalog=${links.apiCatalog}`, `--templateOptions.openapi=${links.openapi}`,
       '--openapi.hideDownloadButtons=false', '--openapi.disableSearch=false',
     ]);
-    return readFileSync(out, 'utf8').replace(CDN_LOGO, INLINE_LOGO);
+    const html = readFileSync(out, 'utf8').replace(CDN_LOGO, INLINE_LOGO);
+    if (!html.includes(PLAIN_REFERENCE)) throw new Error(`${TEMPLATE} must hold ${PLAIN_REFERENCE}`);
+    return html.replace(PLAIN_REFERENCE, () => `<noscript>\n${plainReference(doc)}\n</noscript>`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

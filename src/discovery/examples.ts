@@ -1,29 +1,30 @@
 /** Complete example requests, taken from the OpenAPI description's own examples so that they cannot drift. */
-import { getConfig } from '../config.ts';
 import { rateLimitHeaders } from '../http/headers.ts';
-import { FACTS, RATE_LIMIT } from '../service-info.ts';
-import { openApiDocument } from './openapi.ts';
+import { EXAMPLE_IDEMPOTENCY_KEYS, FACTS, RATE_LIMIT } from '../service-info.ts';
 
-/** The example body of a form, as published in `spec/openapi.yaml`. */
-export function exampleBody(form: 'quote' | 'support'): Record<string, unknown> {
-  const doc = openApiDocument(getConfig().siteUrl);
+type Json = Record<string, any>;
+
+/** The example body of a form, as `doc` (the completed OpenAPI description) publishes it. */
+export function exampleBody(doc: Json, form: 'quote' | 'support'): Record<string, unknown> {
   return doc.components.examples[form === 'quote' ? 'QuoteRequest' : 'ContactMessage'].value;
 }
 
-/** A curl command that submits the example of a form to this deployment. */
-export function curlExample(form: 'quote' | 'support'): string {
-  const body = JSON.stringify(exampleBody(form), null, 2).replaceAll("'", "'\\''");
+/**
+ * A curl command that submits the example of a form to the deployment `doc` describes, with an
+ * `Idempotency-Key` of its own (the texts around it say to make a new one for each submission).
+ */
+export function curlExample(doc: Json, form: 'quote' | 'support'): string {
+  const body = JSON.stringify(exampleBody(doc, form), null, 2).replaceAll("'", "'\\''");
   return [
-    `curl -i ${getConfig().siteUrl}${FACTS.leadsPath} \\`,
+    `curl -i ${doc.servers[0].url}${FACTS.leadsPath} \\`,
     `  -H 'Content-Type: application/json' \\`,
-    `  -H 'Idempotency-Key: "8e03978e-40d5-43e8-bc93-6894a57f9324"' \\`,
+    `  -H 'Idempotency-Key: "${EXAMPLE_IDEMPOTENCY_KEYS[form]}"' \\`,
     `  -d '${body}'`,
   ].join('\n');
 }
 
 /** The 201 of a stored quote request, as the API sends it: status line, headers, formatted body. */
-export function receiptExample(): string {
-  const doc = openApiDocument(getConfig().siteUrl);
+export function receiptExample(doc: Json): string {
   const headers = {
     'Content-Type': 'application/json',
     'Cache-Control': 'no-store',

@@ -3,12 +3,14 @@
  * sections of links and `## Optional`. Generated from the same facts as the API, so it cannot drift.
  */
 import { PROBLEMS, PROBLEM_CODES } from '../problems/registry.ts';
-import { FACTS, NOT_OFFERED, RATE_LIMIT_POLICY, SERVICE_NAME, USAGE_RULES, serviceLinks } from '../service-info.ts';
+import { agentGuidance, FACTS, NOT_OFFERED, RATE_LIMIT_POLICY, SERVICE_NAME, USAGE_RULES, serviceLinks, type Offer } from '../service-info.ts';
 import { curlExample } from './examples.ts';
 
-/** The text of `/llms.txt` for a deployment at `siteUrl`. */
-export function llmsTxt(siteUrl: string): string {
-  const l = serviceLinks(siteUrl);
+/** The text of `/llms.txt` for the deployment `doc` (the completed OpenAPI description) describes, whose forms offer `offer`. */
+export function llmsTxt(doc: Record<string, any>, offer: Offer): string {
+  const l = serviceLinks(doc.servers[0].url);
+  const guidance = agentGuidance(offer);
+  const quoted = (items: readonly string[]) => items.map((i) => `"${i}"`).join(', ');
   const lines = [
     `# ${SERVICE_NAME}`,
     '',
@@ -23,11 +25,21 @@ export function llmsTxt(siteUrl: string): string {
     '',
     `Submit with \`POST ${l.leads}\` and \`Content-Type: application/json\`, at most ${FACTS.maxBodyBytes} bytes. A quote request is the default form;`,
     'set `"formType": "support"` for a contact message. `communicationsConsent` must be the JSON value `true`, and only because the customer said so.',
-    'Send a fresh `Idempotency-Key` per submission and reuse it only to retry the same body. A complete example:',
+    'Send a new `Idempotency-Key` (a UUID) with each submission and reuse it only to retry the same body. A complete example:',
     '',
     '```sh',
-    curlExample('quote'),
+    curlExample(doc, 'quote'),
     '```',
+    '',
+    'Filling in a lead:',
+    '',
+    `- Which form: ${guidance.formType}`,
+    `- \`communicationsConsent\`: ${guidance.communicationsConsent}`,
+    `- \`consentTimestamp\`: ${guidance.consentTimestamp}`,
+    `- \`pageUrl\`: ${guidance.pageUrl}`,
+    `- \`service\`: ${guidance.service} The services offered: ${quoted(offer.services)}.`,
+    `- \`helpWith\`: ${guidance.helpWith} The topics: ${quoted(offer.contactTopics)}.`,
+    '- Every field\'s exact rule (lengths, patterns, required fields) is in the OpenAPI description; a refusal names each field and what it expects.',
     '',
     'Success is `201 Created` with `{"id": "…", "formType": "quote", "status": "received", "receivedAt": "…"}`, sent only once the lead is stored.',
     `Rate limit: ${FACTS.rateLimit} submissions per ${FACTS.rateLimitWindowSeconds} seconds per client (\`RateLimit-Policy: ${RATE_LIMIT_POLICY}\`); after a 429, wait \`Retry-After\` seconds.`,

@@ -2,6 +2,11 @@
  * `/openapi.json`: `spec/openapi.yaml` (the prose, paths and shapes) bundled by Redocly at build
  * time and completed from the code, so that each fact the server enforces is stated once:
  *   - `{{name}}` in any text becomes the fact of that name (`FACTS` in `src/service-info.ts`);
+ *   - the lead forms' fields take their constraints from the validation itself: required fields,
+ *     lengths and constants from zod's JSON Schema of each form, one pattern per string field
+ *     (`PUBLISHED_PATTERNS`); the YAML gives only the words and the examples;
+ *   - the services and contact topics the forms offer are the `service` and `helpWith` examples,
+ *     and the guidance for agents (`AGENT_GUIDANCE`) joins the fields it is about;
  *   - the problem codes and every problem example come from the registry, the examples of field
  *     errors from the validation itself;
  *   - every answer of the deprecated alias carries its Deprecation, Link and Sunset headers;
@@ -11,10 +16,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { ContactMessage, PUBLISHED_PATTERNS, QuoteRequest } from '../leads/schema.ts';
 import { validateLead } from '../leads/validate.ts';
 import { Problem, problemDocument } from '../problems/problem.ts';
 import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../problems/registry.ts';
-import { API_PATHS, fact, RATE_LIMIT, RATE_LIMIT_POLICY } from '../service-info.ts';
+import { agentGuidance, API_PATHS, EXAMPLE_IDEMPOTENCY_KEYS, fact, RATE_LIMIT, RATE_LIMIT_POLICY, type Offer } from '../service-info.ts';
 
 /** The source of the description; paths resolve from the project root, where builds run. */
 export const SPEC_PATH = resolve('spec/openapi.yaml');
@@ -58,11 +65,57 @@ function problemExample(code: ProblemCode, quoteExample: Json): Json {
   return problemDocument(new Problem(code, PROBLEMS[code].description, extra), { siteUrl: SOURCE_ORIGIN, requestId: EXAMPLE_REQUEST_ID });
 }
 
+/** The keywords a field's constraints are made of: generated, never taken from the YAML. */
+const CONSTRAINTS = ['type', 'minLength', 'maxLength', 'pattern', 'const', 'enum'] as const;
+
+/**
+ * Gives both forms' fields the validation's own constraints, the agents' guidance and the offer's
+ * lists; throws when the YAML and the validation do not list the same fields.
+ */
+function completeLeadSchemas(components: Json, offer: Offer): void {
+  const guidance: Record<string, string> = agentGuidance(offer);
+  const given = new Map<string, string>();
+  for (const [name, form] of [['QuoteRequest', QuoteRequest], ['ContactMessage', ContactMessage]] as const) {
+    const generated = z.toJSONSchema(form, { io: 'input' }) as Json;
+    const described = components.schemas[name];
+    const [fields, listed] = [Object.keys(generated.properties).sort(), Object.keys(described.properties).sort()];
+    if (fields.join() !== listed.join()) throw new Error(`spec/openapi.yaml's ${name} lists ${listed.join(', ')}; the validation has ${fields.join(', ')}`);
+    described.required = generated.required ?? [];
+    described.additionalProperties = false;
+    for (const field of fields) {
+      const constraints: Json = { ...generated.properties[field], ...(Object.hasOwn(PUBLISHED_PATTERNS, field) && { pattern: PUBLISHED_PATTERNS[field as keyof typeof PUBLISHED_PATTERNS] }) };
+      let target = described.properties[field];
+      const shared = target.$ref?.split('/').pop();
+      if (shared) {
+        target = components.schemas[shared];
+        const previous = given.get(shared);
+        const these = JSON.stringify(CONSTRAINTS.map((k) => constraints[k]));
+        if (previous !== undefined && previous !== these) throw new Error(`#/components/schemas/${shared} is shared by fields the validation constrains differently`);
+        given.set(shared, these);
+      }
+      for (const key of CONSTRAINTS) {
+        if (constraints[key] === undefined) delete target[key];
+        else target[key] = constraints[key];
+      }
+      // Which form to send is said once, on the union of the two.
+      if (field !== 'formType' && guidance[field] && !target.description?.includes(guidance[field])) target.description = `${target.description ?? ''} ${guidance[field]}`.trim();
+    }
+  }
+  components.schemas.QuoteRequest.properties.service.examples = [...offer.services];
+  components.schemas.ContactMessage.properties.helpWith.examples = [...offer.contactTopics];
+  components.schemas.LeadSubmission.description = `${components.schemas.LeadSubmission.description} ${guidance.formType}`;
+  components.parameters.IdempotencyKey.example = `"${EXAMPLE_IDEMPOTENCY_KEYS.quote}"`;
+  for (const [example, form] of [['QuoteRequest', 'quote'], ['ContactMessage', 'support']] as const) {
+    components.examples[example].description = `Sent with \`Idempotency-Key: "${EXAMPLE_IDEMPOTENCY_KEYS[form]}"\`. Send a new key (a UUID) with each submission of your own.`;
+  }
+}
+
 /** Completes the bundled source from the code (see the module comment); throws on a fact or code it does not know. */
-function complete(source: Json): Json {
+function complete(source: Json, offer: Offer): Json {
   const doc = mapStrings(source, (s) => s.replace(/\{\{(\w+)\}\}/g, (_, name: string) => fact(name, 'spec/openapi.yaml')));
   const { components } = doc;
 
+  completeLeadSchemas(components, offer);
   components.schemas.ProblemCode.enum = [...PROBLEM_CODES];
   const quoteExample = components.examples.QuoteRequest.value;
   const exampleOf = (stub: Json, where: string) => {
@@ -95,17 +148,21 @@ function rebase<T>(value: T, siteUrl: string): T {
 
 const cache = new Map<string, Json>();
 
-/** The OpenAPI document for a deployment at `siteUrl`: bundled, completed from the code, rebased. */
-export function openApiDocument(siteUrl: string): Json {
-  const cached = cache.get(siteUrl);
+/**
+ * The OpenAPI document for a deployment at `siteUrl` whose forms offer `offer`: bundled, completed
+ * from the code, rebased. Inside Astro, `publishedDocument()` (`published.ts`) supplies both.
+ */
+export function openApiDocument(siteUrl: string, offer: Offer): Json {
+  const key = `${siteUrl}\n${JSON.stringify(offer)}`;
+  const cached = cache.get(key);
   if (cached) return cached;
   const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
   try {
     const out = join(dir, 'openapi.json');
     redocly(['bundle', SPEC_PATH, '--ext', 'json', '-o', out]);
-    const doc = rebase(complete(JSON.parse(readFileSync(out, 'utf8'))), siteUrl);
+    const doc = rebase(complete(JSON.parse(readFileSync(out, 'utf8')), offer), siteUrl);
     doc.servers = [{ url: siteUrl, description: 'Production: this deployment', 'x-internal': false }];
-    cache.set(siteUrl, doc);
+    cache.set(key, doc);
     return doc;
   } finally {
     rmSync(dir, { recursive: true, force: true });

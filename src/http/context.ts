@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { LeadStore } from '../leads/store.ts';
 import type { RateLimiter } from '../limiter/rate-limiter.ts';
+import type { Offer } from '../service-info.ts';
 
 /** Created once per process by `src/services.ts` and handed to endpoints as `locals.services`. */
 export interface AppServices {
@@ -14,6 +15,8 @@ export interface AppServices {
   aliasHeaders: Readonly<Record<string, string>>;
   /** The key that signs the web forms' tokens, held in the store (the same for every instance). */
   formTokenKey: Buffer;
+  /** What the forms offer (services, contact topics, the consent wording), published to agents. */
+  offer: Offer;
 }
 
 /** Facts about one request that the transport knows: given by our server, or made by the middleware. */

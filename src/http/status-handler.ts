@@ -1,12 +1,12 @@
 /** `GET /api/v1` (and HEAD): discovery and status, 503 with the same document when the store is down. */
 import type { Config } from '../config.ts';
-import { API_VERSION, NOT_OFFERED, RATE_LIMIT, RATE_LIMIT_POLICY, SERVICE_NAME, USAGE_RULES, serviceLinks } from '../service-info.ts';
+import { agentGuidance, API_VERSION, NOT_OFFERED, RATE_LIMIT, RATE_LIMIT_POLICY, SERVICE_NAME, USAGE_RULES, serviceLinks, type Offer } from '../service-info.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './api.ts';
 import type { ApiContext } from './context.ts';
 import { discoveryLinkHeader, jsonTextResponse, setAll } from './headers.ts';
 
 /** The discovery document of `GET /api/v1`. */
-export function statusDocument(config: Pick<Config, 'siteUrl' | 'leadsDeprecationDate' | 'leadsSunsetDate'>, available: boolean) {
+export function statusDocument(config: Pick<Config, 'siteUrl' | 'leadsDeprecationDate' | 'leadsSunsetDate'>, offer: Offer, available: boolean) {
   const links = serviceLinks(config.siteUrl);
   return {
     name: SERVICE_NAME,
@@ -27,6 +27,9 @@ export function statusDocument(config: Pick<Config, 'siteUrl' | 'leadsDeprecatio
     },
     rateLimit: { limit: RATE_LIMIT.points, windowSeconds: RATE_LIMIT.windowSeconds, policy: RATE_LIMIT_POLICY, appliesTo: [links.leads, links.deprecatedLeads] },
     usageRules: USAGE_RULES,
+    services: offer.services,
+    contactTopics: offer.contactTopics,
+    guidance: agentGuidance(offer),
     notOffered: NOT_OFFERED,
     deprecated: [
       {
@@ -42,10 +45,10 @@ export function statusDocument(config: Pick<Config, 'siteUrl' | 'leadsDeprecatio
 
 // The document depends on the configuration and the store's health alone: built once per pair.
 const documents = new WeakMap<object, { ok: string; unavailable: string; link: string }>();
-function cachedDocuments(config: Config) {
+function cachedDocuments(config: Config, offer: Offer) {
   let cached = documents.get(config);
   if (!cached) {
-    cached = { ok: JSON.stringify(statusDocument(config, true)), unavailable: JSON.stringify(statusDocument(config, false)), link: discoveryLinkHeader(config.siteUrl) };
+    cached = { ok: JSON.stringify(statusDocument(config, offer, true)), unavailable: JSON.stringify(statusDocument(config, offer, false)), link: discoveryLinkHeader(config.siteUrl) };
     documents.set(config, cached);
   }
   return cached;
@@ -65,8 +68,8 @@ function storeAvailable(store: ApiContext['services']['store']): Promise<boolean
 
 /** Handles GET and HEAD of `/api/v1`. No rate limit applies. */
 export async function handleStatusRequest(request: Request, ctx: ApiContext, _route: unknown, headers: Headers): Promise<Response> {
-  const { config, store } = ctx.services;
-  const cached = cachedDocuments(config);
+  const { config, store, offer } = ctx.services;
+  const cached = cachedDocuments(config, offer);
   setAll(headers, { Link: cached.link });
   const available = await storeAvailable(store);
   return available

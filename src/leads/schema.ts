@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { FIELDS } from './fields.ts';
-import { toE164UsPhone } from './phone.ts';
+import { PHONE_SYNTAX, toE164UsPhone } from './phone.ts';
 
 /** Field limits, published as `maxLength` in the OpenAPI description. */
 export const MAX_LENGTH = {
@@ -18,6 +18,9 @@ export const MAX_LENGTH = {
   message: 5000,
   pageUrl: 2000,
   consentTimestamp: 40,
+  // As sent, white space included: the patterns say the rest.
+  bedrooms: 40,
+  bathrooms: 40,
 } as const;
 
 /** How far in the future a `consentTimestamp` may lie, allowing for clock skew. */
@@ -27,16 +30,19 @@ const format = (message: string) => ({ message, params: { code: 'invalid_format'
 
 // C0/C1 control characters (tab, line feed and carriage return are allowed only where a field may
 // span lines) and the bidirectional overrides and isolates that can make text read differently
-// from what it holds (Trojan Source): none belongs in a lead the office will read.
-const UNSAFE_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-const UNSAFE_MULTI_LINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+// from what it holds (Trojan Source): none belongs in a lead the office will read. (The contents of
+// a character class, written once for the checks and for the published patterns.)
+const NOT_IN_ONE_LINE = '\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
+const NOT_IN_TEXT = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
+const UNSAFE_ONE_LINE = new RegExp(`[${NOT_IN_ONE_LINE}]`);
+const UNSAFE_MULTI_LINE = new RegExp(`[${NOT_IN_TEXT}]`);
 const safe = (pattern: RegExp) => (s: string) => !pattern.test(s);
 const noControls = format('must not contain control characters or bidirectional overrides');
 
-/** A required one-line string: trimmed, non-empty after trimming, at most `max` characters. */
-const text = (max: number) => z.string().trim().min(1).max(max).refine(safe(UNSAFE_ONE_LINE), noControls);
-/** Free text that may span lines (notes, message). */
-const longText = (max: number) => z.string().trim().max(max).refine(safe(UNSAFE_MULTI_LINE), noControls);
+/** A required one-line string: at most `max` characters as sent, then trimmed and non-empty. */
+const text = (max: number) => z.string().max(max).trim().min(1).refine(safe(UNSAFE_ONE_LINE), noControls);
+/** Free text that may span lines (notes, message): at most `max` characters as sent, then trimmed. */
+const longText = (max: number) => z.string().max(max).trim().refine(safe(UNSAFE_MULTI_LINE), noControls);
 
 const Phone = text(MAX_LENGTH.phone).transform((sent, ctx) => {
   const e164 = toE164UsPhone(sent);
@@ -54,9 +60,10 @@ export const BEDROOMS_PATTERN = /^(?:[0-9]|1[0-9]|20)$/;
 /** 0.5 to 20 in halves, with an optional leading zero and an optional `.0`. */
 export const BATHROOMS_PATTERN = /^(?:0?0\.5|0?[1-9](?:\.[05])?|1[0-9](?:\.[05])?|20(?:\.0)?)$/;
 
-// The pattern bounds the length: no separate maximum, whose message would say less.
-const Bedrooms = z.string().trim().min(1).regex(BEDROOMS_PATTERN, format(`bedrooms must be ${FIELDS.bedrooms.expects}`));
-const Bathrooms = z.string().trim().min(1).regex(BATHROOMS_PATTERN, format(`bathrooms must be ${FIELDS.bathrooms.expects}`));
+// The pattern bounds the trimmed value; the maximum, of the value as sent, only stops absurd
+// padding (a value of a few characters too many gets the pattern's message, which says more).
+const Bedrooms = z.string().max(MAX_LENGTH.bedrooms).trim().min(1).regex(BEDROOMS_PATTERN, format(`bedrooms must be ${FIELDS.bedrooms.expects}`));
+const Bathrooms = z.string().max(MAX_LENGTH.bathrooms).trim().min(1).regex(BATHROOMS_PATTERN, format(`bathrooms must be ${FIELDS.bathrooms.expects}`));
 
 const ConsentTimestamp = z
   .string()
@@ -100,3 +107,32 @@ export type ContactMessage = z.infer<typeof ContactMessage>;
 
 /** The form a submission selects with `formType`. */
 export type FormType = 'quote' | 'support';
+
+/** A pattern of the trimmed value `re` anchors, for the value as sent: white space around it is trimmed first. */
+const aroundTrimmed = (re: RegExp) => {
+  if (!re.source.startsWith('^') || !re.source.endsWith('$')) throw new Error(`${re} must be anchored at both ends`);
+  return `^\\s*(?:${re.source.slice(1, -1)})\\s*$`;
+};
+/** Text without the characters `unsafe` names, and at least one that is not white space (required after trimming). */
+const someText = (unsafe: string) => `^[^${unsafe}]*[^\\s${unsafe}][^${unsafe}]*$`;
+
+/**
+ * Every string field's rule as one JSON Schema pattern (ECMA-262), published in the OpenAPI
+ * description beside the lengths zod's own JSON Schema gives: a value matches exactly when the
+ * checks above accept its form. Two rules no pattern states are described in words: the phone's
+ * area code must be in service, and `consentTimestamp` may not lie more than 5 minutes ahead.
+ */
+export const PUBLISHED_PATTERNS = {
+  name: someText(NOT_IN_ONE_LINE),
+  phone: aroundTrimmed(PHONE_SYNTAX),
+  email: aroundTrimmed(z.regexes.email),
+  bedrooms: aroundTrimmed(BEDROOMS_PATTERN),
+  bathrooms: aroundTrimmed(BATHROOMS_PATTERN),
+  service: someText(NOT_IN_ONE_LINE),
+  notes: `^[^${NOT_IN_TEXT}]*$`,
+  consentTimestamp: z.regexes.datetime({}).source,
+  // The scheme, then a host without white space; URL parsing (zod's url) decides the rest.
+  pageUrl: `^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#${NOT_IN_ONE_LINE}]+(?:[/?#][^${NOT_IN_ONE_LINE}]*)?\\s*$`,
+  helpWith: someText(NOT_IN_ONE_LINE),
+  message: someText(NOT_IN_TEXT),
+} as const;

@@ -149,7 +149,7 @@ export interface LeadStore {
   deletePerson(match: PersonMatch, record: Omit<DeletionRecord, 'leads'>): Promise<Removed>;
   /** Every deletion record, oldest first: the proof that requests were served. */
   deletionRecords(): Promise<DeletionRecord[]>;
-  /** One short purge transaction: at most `step.limit` of each kind of expired row. */
+  /** One purge step, in short transactions: at most `step.limit` of each kind of expired row. */
   purgeStep(step: PurgeStep): Promise<Purged>;
   /**
    * A random 32-byte key kept in the store under `name`, made on first use: the same for every

@@ -1,6 +1,7 @@
 import type { APIRoute } from 'astro';
-import { getConfig } from '../config.ts';
 import { llmsTxt } from '../discovery/llms-txt.ts';
+import { publishedDocument } from '../discovery/published.ts';
+import { publishedOffer } from '../web-forms/words.ts';
 
 export const prerender = true;
-export const GET: APIRoute = () => new Response(llmsTxt(getConfig().siteUrl));
+export const GET: APIRoute = async () => new Response(llmsTxt(await publishedDocument(), await publishedOffer()));

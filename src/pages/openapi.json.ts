@@ -1,6 +1,5 @@
 import type { APIRoute } from 'astro';
-import { getConfig } from '../config.ts';
-import { openApiDocument } from '../discovery/openapi.ts';
+import { publishedDocument } from '../discovery/published.ts';
 
 export const prerender = true;
-export const GET: APIRoute = () => new Response(JSON.stringify(openApiDocument(getConfig().siteUrl), null, 2));
+export const GET: APIRoute = async () => new Response(JSON.stringify(await publishedDocument(), null, 2));

@@ -52,6 +52,7 @@ export function discoveryDocumentHeaders(siteUrl: string): Record<string, Record
     },
     '/openapi.json': { ...shared, 'Content-Type': 'application/json' },
     '/llms.txt': { ...shared, 'Content-Type': 'text/plain; charset=utf-8' },
+    '/robots.txt': { ...shared, 'Content-Type': 'text/plain; charset=utf-8' },
   };
 }
 

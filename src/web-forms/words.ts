@@ -5,6 +5,7 @@
  */
 import { getEntry, type CollectionEntry } from 'astro:content';
 import { disclosureOf, type Disclosure } from '../leads/lead.ts';
+import type { Offer } from '../service-info.ts';
 import { companyName } from '../site.ts';
 
 import { WEB_FORMS, type WebForm } from './forms.ts';
@@ -46,4 +47,10 @@ export async function formWords(form: WebForm): Promise<FormWords> {
     company,
     ...(consent !== undefined && { consentText: consent, disclosure: disclosureOf(`${consent} ${PRIVACY_LINK.text}: ${PRIVACY_LINK.href}`) }),
   };
+}
+
+/** What the forms offer, for the documents agents read (`Offer` in `src/service-info.ts`). */
+export async function publishedOffer(): Promise<Offer> {
+  const [quote, contact] = await Promise.all([formWords('quote'), formWords('support')]);
+  return { services: quote.choices, contactTopics: contact.choices, consentText: quote.consentText! };
 }

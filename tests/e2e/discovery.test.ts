@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCatalog } from '../../src/discovery/api-catalog.ts';
 import { openApiDocument } from '../../src/discovery/openapi.ts';
 import { PROBLEM_CODES } from '../../src/problems/registry.ts';
+import { offer } from '../support/fixtures.ts';
 import { call } from '../support/http.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
@@ -57,7 +58,7 @@ describe('/openapi.json', () => {
   });
 
   it('rebases every example link on the configured origin', () => {
-    const doc = JSON.stringify(openApiDocument('https://www.example-cleaning.com'));
+    const doc = JSON.stringify(openApiDocument('https://www.example-cleaning.com', offer()));
     expect(doc).not.toContain('localhost');
     expect(doc).toContain('https://www.example-cleaning.com/developers/errors#rate_limited');
   });

@@ -42,3 +42,12 @@ export function newClient(): Record<string, string> {
   clientCounter++;
   return { 'X-Forwarded-For': `2001:db8:${process.pid.toString(16)}:${clientCounter.toString(16)}::1` };
 }
+
+/** What a company's forms might offer, for the description's functions called outside a build. */
+export function offer() {
+  return {
+    services: ['Standard clean', 'Deep clean'],
+    contactTopics: ['Rescheduling a visit', 'A question before booking'],
+    consentText: 'I agree that Example Cleaning Co. may call me, text me and e-mail me about this request.',
+  };
+}

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../../src/http/routes.ts';
-import { openApiDocument } from '../../src/discovery/openapi.ts';
+import { openapi } from '../support/openapi.ts';
 import { API_PATHS, FACTS } from '../../src/service-info.ts';
 import { ROOT } from '../support/server.ts';
 
@@ -52,13 +52,13 @@ describe('each fact stated once', () => {
   });
 
   it('the OpenAPI description\'s API paths are the route table\'s', () => {
-    const described = Object.keys(openApiDocument('http://localhost:4321').paths).filter((p) => p.startsWith('/api'));
+    const described = Object.keys(openapi.paths).filter((p) => p.startsWith('/api'));
     expect(described.sort()).toEqual(API_ROUTES.map((r) => r.path).sort());
     expect(Object.values(API_PATHS).sort()).toEqual(API_ROUTES.map((r) => r.path).sort());
   });
 
   it('every fact named in the published texts has its value there', () => {
-    const doc = JSON.stringify(openApiDocument('http://localhost:4321'));
+    const doc = JSON.stringify(openapi);
     expect(doc).not.toMatch(/\{\{\w+\}\}/);
     for (const name of ['maxBodyBytes', 'rateLimitPolicy', 'replayWindow', 'sunsetNoticeDays', 'leadsPath'] as const) expect(doc, name).toContain(FACTS[name]);
   });

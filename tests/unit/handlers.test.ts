@@ -27,7 +27,7 @@ beforeEach(() => {
   logged = '';
   const sink = new Writable({ write: (chunk, _enc, done) => ((logged += String(chunk)), done()) });
   ctx = {
-    services: { config, store: openSqliteStore(config.database.kind === 'sqlite' ? config.database.path : ''), limiter: createLimiter(config).limiter, logger: createLogger('info', sink), aliasHeaders: aliasHeaders(config), formTokenKey: Buffer.alloc(32) },
+    services: { config, store: openSqliteStore(config.database.kind === 'sqlite' ? config.database.path : ''), limiter: createLimiter(config).limiter, logger: createLogger('info', sink), aliasHeaders: aliasHeaders(config), formTokenKey: Buffer.alloc(32), offer: { services: ['Deep clean'], contactTopics: ['Rescheduling a visit'], consentText: 'I agree that Example Cleaning Co. may call me, text me and e-mail me about this request.' } },
     request: { id: '3b241101-e2bb-4255-8caf-4136c566a962', clientAddress: '198.51.100.20', host: 'localhost:4321' },
   };
 });

@@ -50,7 +50,7 @@ describe('field messages for people', () => {
     const v = validateLead(quote({ phone: '12', bedrooms: undefined, notes: 'x'.repeat(5001) }));
     if (v.ok) throw new Error('expected errors');
     const byField = Object.fromEntries(v.errors.map((e) => [fieldOf(e), { api: e.detail, person: personMessage(e, 5000) }]));
-    expect(byField.phone).toEqual({ api: 'phone must be a 10-digit U.S. phone number, such as (503) 555-0142', person: 'Enter a 10-digit U.S. phone number, such as (503) 555-0142.' });
+    expect(byField.phone).toEqual({ api: 'phone must be a 10-digit U.S. phone number with an area code in service, as a string such as "(503) 555-0142"', person: 'Enter a 10-digit U.S. phone number, such as (503) 555-0142.' });
     expect(byField.bedrooms!.person).toBe('Choose the number of bedrooms.');
     expect(byField.notes!.person).toBe('Shorten this to at most 5,000 characters.');
   });

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { getConfig } from '../../config.ts';
 import { apiDocsHtml } from '../../discovery/api-docs.ts';
+import { publishedDocument } from '../../discovery/published.ts';
 
 export const prerender = true;
-export const GET: APIRoute = () => new Response(apiDocsHtml(getConfig().siteUrl));
+export const GET: APIRoute = async () => new Response(apiDocsHtml(await publishedDocument()));
