@@ -3,7 +3,7 @@
  * and collects its log lines. Every end-to-end suite speaks real HTTP to it.
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,6 +73,21 @@ export async function startDevServer(options: StartOptions = {}): Promise<Runnin
   return server;
 }
 
+/** Resolves once process `pid` (0: not known) has ended (gone, or a zombie waiting for its reaper); at most 20 s. */
+async function processGone(pid: number): Promise<void> {
+  if (pid <= 0) return;
+  for (let i = 0; i < 400; i++) {
+    try {
+      process.kill(pid, 0);
+      if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) return;
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`server process ${pid} still running 20 s after npm exited`);
+}
+
 async function run(args: string[], options: StartOptions, ready: (line: string) => { port: number; pid: number } | undefined): Promise<RunningServer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'lead-intake-'));
   const databaseUrl = options.env?.DATABASE_URL ?? `file:${join(dir, 'leads.sqlite')}`;
@@ -120,7 +135,11 @@ async function run(args: string[], options: StartOptions, ready: (line: string) 
         /* already gone */
       }
     }
-    return exited;
+    const code = await exited;
+    // npm may exit before the server it started has finished closing its store: wait for the server
+    // itself, so that nothing it still writes lands on a file a test replaces next.
+    await processGone(pid);
+    return code;
   };
   return {
     url: `http://127.0.0.1:${port}`,
