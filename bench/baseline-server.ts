@@ -3,12 +3,16 @@
  * the body with the same 20,000-byte limit, validate with the same schemas, insert into SQLite with
  * the same durability: WAL, synchronous=FULL, one commit per lead) and nothing else. It also serves
  * the same prerendered files from memory, as a bare static server, and a small JSON for GET /api/v1.
+ * `POST /flood` refuses the way the service refuses a client past its limit: the same limiter (10 a
+ * minute per X-Forwarded-For, in memory), the body read and thrown away, a 429 problem document
+ * with the rate-limit headers.
  * Usage: node bench/baseline-server.ts <sqlite path> <dist/client dir>
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { toLeadRecord } from '../src/leads/lead.ts';
 import { validateLead } from '../src/leads/validate.ts';
 import { SQLITE_MIGRATIONS } from '../src/store/migrations.ts';
@@ -29,7 +33,20 @@ const files: Record<string, { body: Buffer; type: string }> = {
 };
 const status = JSON.stringify({ name: 'Lead Intake API', status: 'ok' });
 
+const limiter = new RateLimiterMemory({ points: 10, duration: 60 });
+function flood(req: IncomingMessage, res: ServerResponse): void {
+  const answer = (status: number, limit: RateLimiterRes) => {
+    const body = JSON.stringify({ type: 'https://example.com/problems/rate_limited', title: 'Too many submissions', status, detail: `The limit resets in ${Math.ceil(limit.msBeforeNext / 1000)} seconds.`, code: 'rate_limited' });
+    res.writeHead(status, { 'Content-Type': 'application/problem+json', 'RateLimit-Policy': '10;w=60', RateLimit: `limit=10, remaining=${limit.remainingPoints}, reset=${Math.ceil(limit.msBeforeNext / 1000)}`, 'Retry-After': String(Math.ceil(limit.msBeforeNext / 1000)) }).end(body);
+  };
+  limiter.consume(String(req.headers['x-forwarded-for'])).then(
+    (limit) => req.resume().once('end', () => answer(201, limit)),
+    (limit: RateLimiterRes) => req.resume().once('end', () => answer(429, limit)),
+  );
+}
+
 const server = createServer((req, res) => {
+  if (req.url === '/flood') return flood(req, res);
   const file = files[req.url ?? ''];
   if (file) return void res.writeHead(200, { 'Content-Type': file.type, 'Content-Length': file.body.length }).end(file.body);
   if (req.method === 'GET') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(status);

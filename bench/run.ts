@@ -10,6 +10,10 @@
  *   npm run bench -- --smoke       a fraction of a second per row (the test suite's check that it runs)
  *   npm run bench -- --soak        100,000 leads into each server, then its memory (BENCH_SOAK_LEADS)
  *   BENCH_DURATION=10 BENCH_REPEAT=5 BENCH_WARMUP=2 npm run bench
+ *   BENCH_CASES=lead,flood npm run bench    only the cases whose names contain one of these words
+ *   BENCH_COMPARE=../other-checkout npm run bench
+ *                                  adds a row for the service built in another checkout (a change's
+ *                                  effect, measured in the same run as the baseline)
  */
 import autocannon from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -43,12 +47,12 @@ interface Running {
  * pid). The server's output goes to a file, not through a pipe into this process, which shares its
  * core with the load generator.
  */
-async function startProcess(args: string[], env: Record<string, string>, logFile: string): Promise<Running> {
+async function startProcess(args: string[], env: Record<string, string>, logFile: string, cwd = ROOT): Promise<Running> {
   const command = pin ? 'taskset' : process.execPath;
   const argv = pin ? ['-c', '1', process.execPath, ...args] : args;
   const started = performance.now();
   const out = openSync(logFile, 'w');
-  const child: ChildProcess = spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, 'inherit'] });
+  const child: ChildProcess = spawn(command, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', out, 'inherit'] });
   closeSync(out);
   let listening: { port: number; pid: number } | undefined;
   while (!listening) {
@@ -117,14 +121,20 @@ interface Row {
 
 /** autocannon requests that each carry a fresh lead (see nextLead). */
 const leadRequests: autocannon.Request[] = [{ setupRequest: (req) => ({ ...req, method: 'POST', ...nextLead() }) }];
+/** One client's flood: fresh leads, all from one address, so that all but the first 10 a minute are refused. */
+const floodRequests: autocannon.Request[] = [{ setupRequest: (req) => {
+  const lead = nextLead();
+  return { ...req, method: 'POST', body: lead.body, headers: { ...lead.headers, 'x-forwarded-for': '2001:db8:f100d::1' } };
+} }];
 
-async function load(url: string, path: string, concurrency: number, post: boolean, seconds = duration) {
+type Load = 'get' | 'leads' | 'flood';
+async function load(url: string, path: string, concurrency: number, kind: Load, seconds = duration) {
   const result = await autocannon({
     url: `${url}${path}`,
     connections: concurrency,
     duration: seconds,
-    method: post ? 'POST' : 'GET',
-    requests: post ? leadRequests : undefined,
+    method: kind === 'get' ? 'GET' : 'POST',
+    requests: kind === 'leads' ? leadRequests : kind === 'flood' ? floodRequests : undefined,
   });
   return result;
 }
@@ -134,31 +144,46 @@ const startScript: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 
 const serviceArgs = startScript.split(/\s+/).slice(1);
 if (startScript.split(/\s+/)[0] !== 'node') throw new Error(`npm start is expected to run node, not: ${startScript}`);
 
-type ServerKind = { name: string; start(dir: string): Promise<Running>; store?: (dir: string) => string };
-const service = (groupCommit: boolean): ServerKind => ({
-  name: groupCommit ? 'service' : 'service, no group commit',
+type ServerKind = { name: string; start(dir: string): Promise<Running>; store?: (dir: string) => string; path?: string };
+const service = (groupCommit: boolean, checkout = ROOT): ServerKind => ({
+  name: checkout !== ROOT ? `service of ${checkout}` : groupCommit ? 'service' : 'service, no group commit',
   start: (dir) => startProcess(serviceArgs, {
     HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: `file:${join(dir, 'leads.sqlite')}`, TRUST_PROXY: '127.0.0.1, ::1',
     SQLITE_GROUP_COMMIT: groupCommit ? 'on' : 'off', REDIS_URL: '', SITE_URL: 'http://localhost:4321',
-  }, join(dir, 'server.log')),
+  }, join(dir, 'server.log'), checkout),
   store: (dir) => join(dir, 'leads.sqlite'),
 });
+/** The same Astro and adapter with one constant endpoint (bench/bare-astro): Astro's share of a request. */
+const bareAstro: ServerKind = {
+  name: 'bare Astro endpoint',
+  // With the same Node flags as `npm start`.
+  start: (dir) => startProcess([...serviceArgs.slice(0, -1), 'bench/bare-astro/serve.ts'], {}, join(dir, 'server.log')),
+};
+const compared = process.env.BENCH_COMPARE ? [service(true, resolve(process.env.BENCH_COMPARE))] : [];
 const baseline: ServerKind = {
   name: 'baseline',
   start: (dir) => startProcess(['bench/baseline-server.ts', join(dir, 'leads.sqlite'), join(ROOT, 'dist/client')], {}, join(dir, 'server.log')),
   store: (dir) => join(dir, 'leads.sqlite'),
 };
 
-const cases: Array<{ name: string; path: string; post: boolean; servers: ServerKind[] }> = [
-  { name: 'lead POST', path: '/api/v1/leads', post: true, servers: [baseline, service(true), service(false)] },
-  { name: 'GET /api/v1', path: '/api/v1', post: false, servers: [baseline, service(true)] },
-  { name: 'prerendered page', path: '/developers', post: false, servers: [baseline, service(true)] },
-  { name: '/openapi.json', path: '/openapi.json', post: false, servers: [baseline, service(true)] },
+const floodBaseline: ServerKind = { ...baseline, name: 'baseline refusing the same way', path: '/flood', store: undefined };
+const allCases: Array<{ name: string; path: string; load: Load; servers: ServerKind[] }> = [
+  { name: 'lead POST', path: '/api/v1/leads', load: 'leads', servers: [baseline, service(true), service(false), bareAstro, ...compared] },
+  { name: 'GET /api/v1', path: '/api/v1', load: 'get', servers: [baseline, service(true), bareAstro, ...compared] },
+  { name: '429 under one client\'s flood', path: '/api/v1/leads', load: 'flood', servers: [floodBaseline, service(true), bareAstro, ...compared] },
+  { name: 'prerendered page', path: '/developers', load: 'get', servers: [baseline, service(true), ...compared] },
+  { name: '/openapi.json', path: '/openapi.json', load: 'get', servers: [baseline, service(true), ...compared] },
 ];
+const only = process.env.BENCH_CASES?.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+const cases = only ? allCases.filter((c) => only.some((w) => c.name.toLowerCase().includes(w))) : allCases;
 
 if (!existsSync(join(ROOT, 'dist/server/entry.mjs'))) {
   console.log('building the site first (npm run build)…');
   spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+}
+if (cases.some((c) => c.servers.includes(bareAstro)) && !existsSync(join(ROOT, 'bench/bare-astro/dist/server/entry.mjs'))) {
+  console.log('building the bare Astro endpoint (bench/bare-astro)…');
+  spawnSync('npx', ['astro', 'build', '--root', 'bench/bare-astro'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
 }
 
 const rows: Row[] = [];
@@ -179,8 +204,9 @@ const createdCount = (result: autocannon.Result) =>
 async function measure(kind: ServerKind, c: (typeof cases)[number], concurrency: number): Promise<Row> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-'));
   const server = await kind.start(dir);
-  const warm = warmup > 0 ? await load(server.url, c.path, concurrency, c.post, warmup) : undefined;
-  const result = await load(server.url, c.path, concurrency, c.post);
+  const path = kind.path ?? c.path;
+  const warm = warmup > 0 ? await load(server.url, path, concurrency, c.load, warmup) : undefined;
+  const result = await load(server.url, path, concurrency, c.load);
   const row: Row = {
     case: c.name,
     server: kind.name,
@@ -195,7 +221,7 @@ async function measure(kind: ServerKind, c: (typeof cases)[number], concurrency:
     runs: [Math.round(result.requests.average)],
   };
   await server.stop();
-  if (c.post) {
+  if (c.load !== 'get' && kind.store) {
     // Every 201 of the run, warm-up included, must be in the store.
     row.created = createdCount(result) + (warm ? createdCount(warm) : 0);
     row.stored = storedLeads(kind.store!(dir), row.created);
@@ -234,9 +260,11 @@ if (!soak || smoke) {
       // Baseline and service take turns, so that a slow spell of the machine falls on both.
       const samples = new Map<ServerKind, Row[]>(c.servers.map((k) => [k, []]));
       for (let i = 0; i < repeat; i++) for (const kind of c.servers) samples.get(kind)!.push(await measure(kind, c, concurrency));
-      const base = combine(samples.get(baseline)!);
+      // The first server of a case is its baseline.
+      const reference = c.servers[0]!;
+      const base = combine(samples.get(reference)!);
       rows.push(base);
-      for (const kind of c.servers.filter((k) => k !== baseline)) {
+      for (const kind of c.servers.filter((k) => k !== reference)) {
         const row = combine(samples.get(kind)!);
         row.ratio = { throughput: +(row.requestsPerSecond / base.requestsPerSecond).toFixed(2), p99: +(row.p99Ms / Math.max(base.p99Ms, 1)).toFixed(2) };
         rows.push(row);
@@ -251,6 +279,8 @@ interface SoakRow {
   seconds: number;
   created: number;
   stored: number;
+  /** RSS after the first tenth of the leads. */
+  rssAtTenthMiB: number;
   peakRssMiB: number;
   rssAfterMiB: number;
   rssIdleMiB: number;
@@ -264,17 +294,15 @@ const soakRows: SoakRow[] = [];
  */
 if (soak || smoke) {
   let base: SoakRow | undefined;
-  for (const kind of [baseline, service(true)]) {
+  for (const kind of [baseline, service(true), ...compared]) {
     const dir = mkdtempSync(join(tmpdir(), 'bench-soak-'));
     const server = await kind.start(dir);
     const started = performance.now();
-    const result = await autocannon({
-      url: `${server.url}/api/v1/leads`,
-      connections: 16,
-      amount: soakLeads,
-      method: 'POST',
-      requests: leadRequests,
-    });
+    // In two legs, so that the memory after the first tenth shows whether it stays flat.
+    const leg = (amount: number) => autocannon({ url: `${server.url}/api/v1/leads`, connections: 16, amount, method: 'POST', requests: leadRequests });
+    const first = await leg(Math.round(soakLeads / 10));
+    const rssAtTenth = rssMiB(server.pid);
+    const rest = await leg(soakLeads - Math.round(soakLeads / 10));
     const seconds = (performance.now() - started) / 1000;
     const rssAfter = rssMiB(server.pid);
     await new Promise((r) => setTimeout(r, smoke ? 500 : 5_000));
@@ -282,8 +310,9 @@ if (soak || smoke) {
       server: kind.name,
       leads: soakLeads,
       seconds: +seconds.toFixed(1),
-      created: createdCount(result),
+      created: createdCount(first) + createdCount(rest),
       stored: 0,
+      rssAtTenthMiB: Math.round(rssAtTenth),
       peakRssMiB: Math.round(peakRssMiB(server.pid)),
       rssAfterMiB: Math.round(rssAfter),
       rssIdleMiB: Math.round(rssMiB(server.pid)),
@@ -311,8 +340,8 @@ if (rows.length > 0) {
 if (soakRows.length > 0) {
   console.log('');
   printTable(
-    ['soak', 'leads', 'seconds', '201s stored', 'peak RSS MiB', 'RSS after MiB', 'RSS idle MiB', 'ratio peak', 'ratio idle'],
-    soakRows.map((r) => [r.server, r.leads, r.seconds, `${r.stored}/${r.created}`, r.peakRssMiB, r.rssAfterMiB, r.rssIdleMiB, r.ratio?.peakRss ?? '', r.ratio?.rssIdle ?? ''].map(String)),
+    ['soak', 'leads', 'seconds', '201s stored', 'RSS after 1/10 MiB', 'peak RSS MiB', 'RSS after MiB', 'RSS idle MiB', 'ratio peak', 'ratio idle'],
+    soakRows.map((r) => [r.server, r.leads, r.seconds, `${r.stored}/${r.created}`, r.rssAtTenthMiB, r.peakRssMiB, r.rssAfterMiB, r.rssIdleMiB, r.ratio?.peakRss ?? '', r.ratio?.rssIdle ?? ''].map(String)),
   );
 }
 

@@ -24,7 +24,11 @@ export class Problem extends Error {
   readonly extra: Pick<ProblemDocument, 'errors' | 'leadId'>;
   readonly headers: Record<string, string>;
   constructor(code: ProblemCode, detail?: string, extra: Pick<ProblemDocument, 'errors' | 'leadId'> = {}, headers: Record<string, string> = {}) {
+    // A problem is an answer, not a fault: no stack trace is captured (the largest cost of a 429).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(detail ?? PROBLEMS[code].title);
+    Error.stackTraceLimit = limit;
     this.code = code;
     this.detail = detail ?? PROBLEMS[code].description;
     this.extra = extra;

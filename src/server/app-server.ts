@@ -149,17 +149,26 @@ export function createAppServer(options: AppServerOptions): Server {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed\n');
       return;
     }
-    // The adapter reads `req.body` in place of the request stream when it is set.
-    if (body) Object.assign(req, { body });
     // Astro: the API's route files and the on-demand pages; what it does not route is a 404 page.
-    astro(req, res, () => {
-      if (notFoundPage) return serveFile(req, res, requestId, notFoundPage, 404);
-      setHeaders(res, security.file);
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
-    }, { request }).catch((err: unknown) => {
-      logger.error({ reqId: requestId, err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, 'astro handler failed');
-      if (!res.headersSent) res.writeHead(500).end();
-    });
+    const toAstro = (content: RequestBody | Buffer | undefined) => {
+      // The adapter reads `req.body` in place of the request stream when it is set.
+      if (content) Object.assign(req, { body: content });
+      astro(req, res, () => {
+        if (notFoundPage) return serveFile(req, res, requestId, notFoundPage, 404);
+        setHeaders(res, security.file);
+        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
+      }, { request }).catch((err: unknown) => {
+        logger.error({ reqId: requestId, err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, 'astro handler failed');
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+    };
+    // A body of announced length within the limit goes to Astro as bytes; a chunked or larger one
+    // as a source the route reads (and refuses past the limit without reading it all).
+    if (body && req.headers['transfer-encoding'] === undefined && Number(req.headers['content-length']) <= MAX_BODY_BYTES) {
+      void body.whole().then((bytes) => toAstro(bytes ?? body));
+      return;
+    }
+    toAstro(body);
   };
 
   const server = createServer({ ...SERVER_TIMEOUTS }, onRequest);

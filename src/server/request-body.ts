@@ -106,6 +106,22 @@ export class RequestBody implements AsyncIterable<Buffer> {
     }
   }
 
+  /**
+   * The whole body in one buffer, read before the route asks for it: the adapter hands bytes to the
+   * web `Request` as they are, where a source it must iterate becomes a web stream pulled chunk by
+   * chunk. For a body whose `Content-Length` is within the limit (the parser allows no more).
+   * Undefined when it cannot be read whole: the failure stays for the route's own read to answer.
+   */
+  async whole(): Promise<Buffer | undefined> {
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of this) chunks.push(chunk);
+    } catch {
+      return undefined;
+    }
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+  }
+
   /** Makes the reader's next (or pending) read fail with `err`; the first failure wins. */
   fail(err: Error): void {
     this.#failure ??= err;

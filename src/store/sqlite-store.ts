@@ -136,6 +136,15 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
      FROM outbox JOIN leads ON leads.id = outbox.lead_id WHERE outbox.sent_at IS NULL ORDER BY outbox.created_at, outbox.lead_id LIMIT ?`,
   );
 
+  // The batch's transaction statements, compiled once (as text, each would be parsed per lead).
+  const tx = {
+    begin: db.prepare('BEGIN IMMEDIATE'),
+    savepoint: db.prepare('SAVEPOINT lead'),
+    release: db.prepare('RELEASE lead'),
+    rollbackTo: db.prepare('ROLLBACK TO lead'),
+    commit: db.prepare('COMMIT'),
+  };
+
   /** One submission inside an open transaction: idempotency key, then duplicates, then insert. */
   function submitInTransaction(lead: LeadRecord, claim: IdempotencyClaim | undefined): SubmitOutcome {
     const since = new Date(Date.parse(lead.receivedAt) - REPLAY_WINDOW_MS).toISOString();
@@ -175,20 +184,20 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     const outcomes: Array<{ ok: SubmitOutcome } | { err: unknown }> = [];
     let phase: 'transaction' | 'commit' = 'transaction';
     try {
-      db.exec('BEGIN IMMEDIATE');
+      tx.begin.run();
       for (const item of batch) {
-        db.exec('SAVEPOINT lead');
+        tx.savepoint.run();
         try {
           outcomes.push({ ok: submitInTransaction(item.lead, item.claim) });
-          db.exec('RELEASE lead');
+          tx.release.run();
         } catch (err) {
-          db.exec('ROLLBACK TO lead');
-          db.exec('RELEASE lead');
+          tx.rollbackTo.run();
+          tx.release.run();
           outcomes.push({ err });
         }
       }
       phase = 'commit';
-      db.exec('COMMIT');
+      tx.commit.run();
     } catch (err) {
       try {
         if (db.isOpen && db.isTransaction) db.exec('ROLLBACK');

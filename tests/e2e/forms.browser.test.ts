@@ -5,7 +5,7 @@
  * click and a reload behave; the pages are accessible, usable by keyboard alone and fit a phone.
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIN_FILL_MS } from '../../src/web-forms/submit.ts';
 import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
