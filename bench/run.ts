@@ -124,7 +124,7 @@ const leadRequests: autocannon.Request[] = [{ setupRequest: (req) => ({ ...req, 
 /** One client's flood: fresh leads, all from one address, so that all but the first 10 a minute are refused. */
 const floodRequests: autocannon.Request[] = [{ setupRequest: (req) => {
   const lead = nextLead();
-  return { ...req, method: 'POST', body: lead.body, headers: { ...lead.headers, 'x-forwarded-for': '2001:db8:f100d::1' } };
+  return { ...req, method: 'POST', body: lead.body, headers: { ...lead.headers, 'x-forwarded-for': '2001:db8:f100::1' } };
 } }];
 
 type Load = 'get' | 'leads' | 'flood';

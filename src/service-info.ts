@@ -110,7 +110,7 @@ export const AGENT_GUIDANCE = {
 
 /** `AGENT_GUIDANCE` with the offer's words in place. */
 export function agentGuidance(offer: Offer): Record<keyof typeof AGENT_GUIDANCE, string> {
-  return Object.fromEntries(Object.entries(AGENT_GUIDANCE).map(([field, text]) => [field, text.replace('{consent}', offer.consentText)])) as Record<keyof typeof AGENT_GUIDANCE, string>;
+  return Object.fromEntries(Object.entries(AGENT_GUIDANCE).map(([field, text]) => [field, text.replace('{consent}', () => offer.consentText)])) as Record<keyof typeof AGENT_GUIDANCE, string>;
 }
 
 /**

@@ -118,9 +118,11 @@ const someText = (unsafe: string) => `^[^${unsafe}]*[^\\s${unsafe}][^${unsafe}]*
 
 /**
  * Every string field's rule as one JSON Schema pattern (ECMA-262), published in the OpenAPI
- * description beside the lengths zod's own JSON Schema gives: a value matches exactly when the
- * checks above accept its form. Two rules no pattern states are described in words: the phone's
- * area code must be in service, and `consentTimestamp` may not lie more than 5 minutes ahead.
+ * description beside the lengths zod's own JSON Schema gives: every value the checks above accept
+ * matches, and a value that matches is accepted except where a rule no pattern states decides,
+ * described in words: the phone's area code must be in service, `consentTimestamp` may not lie
+ * more than 5 minutes ahead, and `pageUrl` must parse as a URL (a port in range, a valid host).
+ * Where trimming allows leading or trailing white space the patterns allow spaces only.
  */
 export const PUBLISHED_PATTERNS = {
   name: someText(NOT_IN_ONE_LINE),

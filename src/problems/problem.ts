@@ -25,9 +25,11 @@ export class Problem extends Error {
   readonly headers: Record<string, string>;
   constructor(code: ProblemCode, detail?: string, extra: Pick<ProblemDocument, 'errors' | 'leadId'> = {}, headers: Record<string, string> = {}) {
     // A problem is an answer, not a fault: no stack trace is captured (the largest cost of a 429).
+    // Nothing between the two assignments can throw, so the limit is always restored.
+    const message = detail ?? PROBLEMS[code].title;
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
-    super(detail ?? PROBLEMS[code].title);
+    super(message);
     Error.stackTraceLimit = limit;
     this.code = code;
     this.detail = detail ?? PROBLEMS[code].description;

@@ -234,6 +234,9 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     },
     deletePerson: (match, record) =>
       transaction(async (c) => {
+        // The person's leads are locked first, in the order a purge takes them (leads, then their
+        // records), so that an erasure and a purge never wait for each other in a cycle.
+        await c.query(`SELECT id FROM leads WHERE ${personColumn(match)} = $1 FOR UPDATE`, [match.value]);
         const removed = await countPerson(c, match);
         const leads = `SELECT id FROM leads WHERE ${personColumn(match)} = $1`;
         await c.query(`DELETE FROM idempotency_keys WHERE lead_id IN (${leads})`, [match.value]);

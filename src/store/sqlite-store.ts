@@ -191,6 +191,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
           outcomes.push({ ok: submitInTransaction(item.lead, item.claim) });
           tx.release.run();
         } catch (err) {
+          // SQLite itself rolled the whole transaction back (a full disk, an I/O error): the batch
+          // fails with that error, not with the savepoint's absence.
+          if (!db.isTransaction) throw err;
           tx.rollbackTo.run();
           tx.release.run();
           outcomes.push({ err });

@@ -1,5 +1,5 @@
 /** The lead store contract, one suite run against both real stores: SQLite on a temporary file and PostgreSQL. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -7,12 +7,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { disclosureOf, toLeadRecord } from '../../src/leads/lead.ts';
 import { purge, purgeCutoffs } from '../../src/leads/retention.ts';
 import { validateLead, type ValidLead } from '../../src/leads/validate.ts';
-import type { LeadStore } from '../../src/leads/store.ts';
+import { StoreUnavailableError, type LeadStore } from '../../src/leads/store.ts';
 import { openPostgresStore } from '../../src/store/postgres-store.ts';
 import { SQLITE_MIGRATIONS } from '../../src/store/migrations.ts';
 import { openSqliteStore } from '../../src/store/sqlite-store.ts';
 import { contact, quote } from '../support/fixtures.ts';
-import { createSchema, postgresAvailable } from '../support/services.ts';
+import { canMountTmpfs, createSchema, mountTmpfs, postgresAvailable } from '../support/services.ts';
 
 const valid = (body: unknown): ValidLead => {
   const v = validateLead(body);
@@ -244,6 +244,25 @@ for (const factory of factories) {
       }
     });
 
+    it('erases a person while another opening purges the same old leads: each lead removed once, counted once', async () => {
+      const now = new Date('2028-06-01T00:00:00Z');
+      const person = { email: 'old.customer@example.com' };
+      // Leads past retention that still have their 24-hour records (a purge that did not run for a while).
+      await Promise.all(Array.from({ length: 1200 }, (_, i) => store.submit(toLeadRecord(valid(quote(person)), meta(new Date(now.getTime() - (800 + i / 1000) * 86_400_000))), { key: `kept-${i}`, requestHash: 'h' })));
+      const other = await reopen();
+      try {
+        const match = { kind: 'email' as const, value: person.email };
+        const [purged, erased] = await Promise.all([
+          purge(other, purgeCutoffs(now, 730)),
+          store.deletePerson(match, { identifierHash: 'h', kind: 'email', deletedAt: now }),
+        ]);
+        expect(purged.leads + erased.leads).toBe(1200);
+        expect(await count(store)).toBe(0);
+      } finally {
+        await other.close();
+      }
+    });
+
     describe('the outbox of the office\'s e-mail', () => {
       const lease = (now: Date, owner = 'sender-a', limit = 10) => ({ owner, now, until: new Date(now.getTime() + 120_000), limit });
       let notifying: LeadStore;
@@ -369,5 +388,25 @@ describe('SQLite lead store specifics', () => {
     expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
     expect((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version)).toEqual(SQLITE_MIGRATIONS.map((m) => m.version));
     db.close();
+  });
+
+  it.skipIf(!canMountTmpfs())('refuses a whole batch as unavailable when the disk fills up in the middle of it, and stores nothing of it', async () => {
+    const small = join(dir, 'small');
+    mkdirSync(small);
+    const unmount = mountTmpfs(small, 2048);
+    const full = openSqliteStore(join(small, 'leads.sqlite'));
+    try {
+      // One batch larger than the page cache and the disk: SQLite writes pages before COMMIT, meets
+      // the full disk there, and rolls the whole transaction back itself.
+      const leads = Array.from({ length: 1500 }, () => toLeadRecord(valid(quote({ notes: 'A roomy house. '.repeat(130) })), meta()));
+      const outcomes = await Promise.allSettled(leads.map((lead) => full.submit(lead, undefined)));
+      const reasons = outcomes.map((o) => (o.status === 'rejected' ? o.reason : o.value));
+      expect(reasons.every((r) => r instanceof StoreUnavailableError), String(reasons[0])).toBe(true);
+      expect((reasons[0] as Error).message).toMatch(/database or disk is full/);
+      expect(await count(full)).toBe(0);
+    } finally {
+      await full.close();
+      unmount();
+    }
   });
 });
