@@ -5,16 +5,18 @@
  * the same prerendered files from memory, as a bare static server, and a small JSON for GET /api/v1.
  * `POST /flood` refuses the way the service refuses a client past its limit: the same limiter (10 a
  * minute per X-Forwarded-For, in memory), the body read and thrown away, a 429 problem document
- * with the rate-limit headers.
+ * with the rate-limit headers. `POST /constant` reads the body with the same limit and answers a
+ * constant 201: bare Node's own floor for a lead-sized request, which the bare Astro endpoint is set against.
  * Usage: node bench/baseline-server.ts <sqlite path> <dist/client dir>
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { toLeadRecord } from '../src/leads/lead.ts';
 import { validateLead } from '../src/leads/validate.ts';
+import { createMemoryLimiter } from '../src/limiter/memory-limiter.ts';
+import type { RateLimitState } from '../src/limiter/rate-limiter.ts';
 import { SQLITE_MIGRATIONS } from '../src/store/migrations.ts';
 
 const [path = 'baseline.sqlite', client = 'dist/client'] = process.argv.slice(2);
@@ -33,35 +35,26 @@ const files: Record<string, { body: Buffer; type: string }> = {
 };
 const status = JSON.stringify({ name: 'Lead Intake API', status: 'ok' });
 
-const limiter = new RateLimiterMemory({ points: 10, duration: 60 });
+const limiter = createMemoryLimiter({ points: 10, windowSeconds: 60 });
 function flood(req: IncomingMessage, res: ServerResponse): void {
-  const answer = (status: number, limit: RateLimiterRes) => {
-    const body = JSON.stringify({ type: 'https://example.com/problems/rate_limited', title: 'Too many submissions', status, detail: `The limit resets in ${Math.ceil(limit.msBeforeNext / 1000)} seconds.`, code: 'rate_limited' });
-    res.writeHead(status, { 'Content-Type': 'application/problem+json', 'RateLimit-Policy': '10;w=60', RateLimit: `limit=10, remaining=${limit.remainingPoints}, reset=${Math.ceil(limit.msBeforeNext / 1000)}`, 'Retry-After': String(Math.ceil(limit.msBeforeNext / 1000)) }).end(body);
+  const answer = (limit: RateLimitState) => {
+    const status = limit.allowed ? 201 : 429;
+    const body = JSON.stringify({ type: 'https://example.com/problems/rate_limited', title: 'Too many submissions', status, detail: `The limit resets in ${limit.resetSeconds} seconds.`, code: 'rate_limited' });
+    res.writeHead(status, { 'Content-Type': 'application/problem+json', 'RateLimit-Policy': '10;w=60', RateLimit: `limit=10, remaining=${limit.remaining}, reset=${limit.resetSeconds}`, 'Retry-After': String(limit.resetSeconds) }).end(body);
   };
-  limiter.consume(String(req.headers['x-forwarded-for'])).then(
-    (limit) => req.resume().once('end', () => answer(201, limit)),
-    (limit: RateLimiterRes) => req.resume().once('end', () => answer(429, limit)),
-  );
+  void limiter.consume(String(req.headers['x-forwarded-for'])).then((limit) => req.resume().once('end', () => answer(limit)));
 }
 
 const server = createServer((req, res) => {
   if (req.url === '/flood') return flood(req, res);
+  if (req.url === '/constant' && req.method === 'POST') return void readLimited(req, res, () => res.writeHead(201, { 'Content-Type': 'application/json' }).end('{"status":"received"}'));
   const file = files[req.url ?? ''];
   if (file) return void res.writeHead(200, { 'Content-Type': file.type, 'Content-Length': file.body.length }).end(file.body);
   if (req.method === 'GET') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(status);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  req.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > LIMIT) return void res.writeHead(413).end();
-    chunks.push(chunk);
-  });
-  req.on('end', () => {
-    if (res.headersSent) return;
+  readLimited(req, res, (text) => {
     let body: unknown;
     try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      body = JSON.parse(text);
     } catch {
       return void res.writeHead(400).end();
     }
@@ -72,6 +65,20 @@ const server = createServer((req, res) => {
     res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ id: lead.id, formType: lead.formType, status: 'received', receivedAt: lead.receivedAt }));
   });
 });
+/** Reads the body as UTF-8 text, answering 413 past the limit. */
+function readLimited(req: IncomingMessage, res: ServerResponse, then: (text: string) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > LIMIT) return void res.writeHead(413).end();
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (!res.headersSent) then(Buffer.concat(chunks).toString('utf8'));
+  });
+}
+
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`${JSON.stringify({ msg: 'listening', port: (server.address() as { port: number }).port, pid: process.pid })}\n`);
 });

@@ -7,9 +7,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { toLeadRecord } from '../src/leads/lead.ts';
 import { validateLead, type ValidLead } from '../src/leads/validate.ts';
+import { createMemoryLimiter } from '../src/limiter/memory-limiter.ts';
+import { RATE_LIMIT } from '../src/service-info.ts';
 import { openSqliteStore } from '../src/store/sqlite-store.ts';
 
 const N = 20_000;
@@ -35,7 +36,7 @@ const valid = parsed.map((p) => (validateLead(p) as { ok: true; lead: ValidLead 
 const meta = () => ({ receivedVia: '/api/v1/leads', channel: 'api' as const, clientAddress: '2001:db8::1', userAgent: 'bench', now: new Date() });
 time('toLeadRecord (ids, fingerprint)', (i) => toLeadRecord(valid[i]!, meta()));
 
-const limiter = new RateLimiterMemory({ points: 10, duration: 60 });
+const limiter = createMemoryLimiter(RATE_LIMIT);
 let started = performance.now();
 await Promise.all(Array.from({ length: N }, (_, i) => limiter.consume(`client-${i}`)));
 report('limiter consume (a new client each)', performance.now() - started, N);

@@ -1,7 +1,7 @@
 /**
- * `npm run bench:profile -- [lead|status|flood] [seconds] [--functions]`: where one request's CPU
+ * `npm run bench:profile -- [lead|status|flood] [seconds] [--functions] [--concurrency=N]`: where one request's CPU
  * goes. It starts the built service as `npm start` does, with `--cpu-prof`, sends distinct valid
- * leads (or `GET /api/v1`, or one client's flood of refused leads) at concurrency 16 for a few
+ * leads (or `GET /api/v1`, or one client's flood of refused leads) at concurrency 16 (or N) for a few
  * seconds after a 2-second warm-up, stops it, and reads the profile of the measured seconds: the
  * CPU per answer, and the share of it spent in each part of the path
  * (each sample counts once, for the part of the frame nearest its leaf that a rule recognises);
@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(import.meta.dirname, '..');
 const kind = (process.argv[2] ?? 'lead') as 'lead' | 'status' | 'flood';
 const seconds = Number(process.argv[3] ?? 6);
+const concurrency = Number(process.argv.find((a) => a.startsWith('--concurrency='))?.split('=')[1] ?? 16);
 
 /**
  * Where each sample of the server's main thread belongs: to the part named by the frame nearest
@@ -28,7 +29,7 @@ const PARTS: Array<{ part: string; test(frame: { functionName: string; url: stri
   { part: 'phone library (libphonenumber-js)', test: (f) => f.url.includes('/libphonenumber-js/') },
   { part: 'zod', test: (f) => f.url.includes('/zod/') },
   { part: 'log lines (pino)', test: (f) => /\/(pino|sonic-boom|pino-std-serializers)\//.test(f.url) },
-  { part: 'rate limiter (rate-limiter-flexible)', test: (f) => f.url.includes('/rate-limiter-flexible/') },
+  { part: 'rate limiter (rate-limiter-flexible; the in-process one is in "our code")', test: (f) => f.url.includes('/rate-limiter-flexible/') },
   { part: 'store (SQLite statements, commit, fsync)', test: (f) => ['commitBatch', 'submitInTransaction', 'flush'].includes(f.functionName) },
   { part: 'hashing and random ids (node:crypto)', test: (f) => f.url.startsWith('node:internal/crypto') },
   { part: 'web Request, Headers, streams (undici, WHATWG streams)', test: (f) => /undici|internal\/webstreams|internal\/deps\/undici/.test(f.url) },
@@ -72,7 +73,7 @@ const port = await new Promise<number>((done) => {
 });
 child.stdout!.resume();
 const path = kind === 'status' ? '/api/v1' : '/api/v1/leads';
-const drive = (duration: number) => autocannon({ url: `http://127.0.0.1:${port}${path}`, connections: 16, duration, requests: [{ setupRequest: (req) => ({ ...req, ...request() }) }] });
+const drive = (duration: number) => autocannon({ url: `http://127.0.0.1:${port}${path}`, connections: concurrency, duration, requests: [{ setupRequest: (req) => ({ ...req, ...request() }) }] });
 await drive(2);
 // V8's profile times are microseconds of the system's monotonic clock, as process.hrtime is.
 const micros = () => Number(process.hrtime.bigint() / 1000n);
@@ -116,7 +117,7 @@ for (let i = 0; i < profile.samples.length; i++) {
 }
 const answered = result.requests.total;
 const perRequest = (us: number) => (us / answered).toFixed(1);
-console.log(`${kind} at concurrency 16 for ${seconds} s after 2 s of warm-up: ${answered} answers (${Math.round(result.requests.average)}/s; status ${Object.keys((result as unknown as { statusCodeStats: object }).statusCodeStats).join(', ')})`);
+console.log(`${kind} at concurrency ${concurrency} for ${seconds} s after 2 s of warm-up: ${answered} answers (${Math.round(result.requests.average)}/s; status ${Object.keys((result as unknown as { statusCodeStats: object }).statusCodeStats).join(', ')})`);
 console.log(`CPU of the server's main thread: ${perRequest(busy)} µs per answer (the rest of the time it was idle)\n`);
 console.log('| part | µs per answer | share |\n|---|---|---|');
 for (const p of PARTS) {

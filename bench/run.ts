@@ -11,6 +11,7 @@
  *   npm run bench -- --soak        100,000 leads into each server, then its memory (BENCH_SOAK_LEADS)
  *   BENCH_DURATION=10 BENCH_REPEAT=5 BENCH_WARMUP=2 npm run bench
  *   BENCH_CASES=lead,flood npm run bench    only the cases whose names contain one of these words
+ *   BENCH_CONCURRENCY=16 npm run bench      only these concurrencies
  *   BENCH_COMPARE=../other-checkout npm run bench
  *                                  adds a row for the service built in another checkout (a change's
  *                                  effect, measured in the same run as the baseline)
@@ -27,7 +28,7 @@ const smoke = process.argv.includes('--smoke');
 const soak = process.argv.includes('--soak');
 const soakLeads = smoke ? 2_000 : Number(process.env.BENCH_SOAK_LEADS ?? 100_000);
 const duration = smoke ? 0.4 : Number(process.env.BENCH_DURATION ?? 5);
-const concurrencies = smoke ? [1, 8] : [1, 16, 64];
+const concurrencies = smoke ? [1, 8] : (process.env.BENCH_CONCURRENCY?.split(',').map(Number).filter((n) => n > 0) ?? [1, 16, 64]);
 /** Each row is measured this many times, baseline and service in turn; the table shows medians. */
 const repeat = smoke ? 1 : Number(process.env.BENCH_REPEAT ?? 3);
 /** Seconds of load before each measurement, not counted (JIT warm-up, first allocations). */
@@ -167,8 +168,10 @@ const baseline: ServerKind = {
 };
 
 const floodBaseline: ServerKind = { ...baseline, name: 'baseline refusing the same way', path: '/flood', store: undefined };
+/** Bare Node reading the same body and answering a constant: the floor the bare Astro endpoint is set against. */
+const bareNode: ServerKind = { ...baseline, name: 'bare Node endpoint', path: '/constant', store: undefined };
 const allCases: Array<{ name: string; path: string; load: Load; servers: ServerKind[] }> = [
-  { name: 'lead POST', path: '/api/v1/leads', load: 'leads', servers: [baseline, service(true), service(false), bareAstro, ...compared] },
+  { name: 'lead POST', path: '/api/v1/leads', load: 'leads', servers: [baseline, service(true), service(false), bareNode, bareAstro, ...compared] },
   { name: 'GET /api/v1', path: '/api/v1', load: 'get', servers: [baseline, service(true), bareAstro, ...compared] },
   { name: '429 under one client\'s flood', path: '/api/v1/leads', load: 'flood', servers: [floodBaseline, service(true), bareAstro, ...compared] },
   { name: 'prerendered page', path: '/developers', load: 'get', servers: [baseline, service(true), ...compared] },
@@ -279,8 +282,8 @@ interface SoakRow {
   seconds: number;
   created: number;
   stored: number;
-  /** RSS after the first tenth of the leads. */
-  rssAtTenthMiB: number;
+  /** RSS after each tenth of the leads. */
+  rssByTenthMiB: number[];
   peakRssMiB: number;
   rssAfterMiB: number;
   rssIdleMiB: number;
@@ -298,11 +301,14 @@ if (soak || smoke) {
     const dir = mkdtempSync(join(tmpdir(), 'bench-soak-'));
     const server = await kind.start(dir);
     const started = performance.now();
-    // In two legs, so that the memory after the first tenth shows whether it stays flat.
-    const leg = (amount: number) => autocannon({ url: `${server.url}/api/v1/leads`, connections: 16, amount, method: 'POST', requests: leadRequests });
-    const first = await leg(Math.round(soakLeads / 10));
-    const rssAtTenth = rssMiB(server.pid);
-    const rest = await leg(soakLeads - Math.round(soakLeads / 10));
+    // In ten legs, so that the memory after each tenth shows whether and when it levels off.
+    const legs: autocannon.Result[] = [];
+    const rssByTenth: number[] = [];
+    for (let tenth = 1; tenth <= 10; tenth++) {
+      const amount = Math.round((soakLeads * tenth) / 10) - Math.round((soakLeads * (tenth - 1)) / 10);
+      legs.push(await autocannon({ url: `${server.url}/api/v1/leads`, connections: 16, amount, method: 'POST', requests: leadRequests }));
+      rssByTenth.push(Math.round(rssMiB(server.pid)));
+    }
     const seconds = (performance.now() - started) / 1000;
     const rssAfter = rssMiB(server.pid);
     await new Promise((r) => setTimeout(r, smoke ? 500 : 5_000));
@@ -310,9 +316,9 @@ if (soak || smoke) {
       server: kind.name,
       leads: soakLeads,
       seconds: +seconds.toFixed(1),
-      created: createdCount(first) + createdCount(rest),
+      created: sum(legs.map(createdCount)),
       stored: 0,
-      rssAtTenthMiB: Math.round(rssAtTenth),
+      rssByTenthMiB: rssByTenth,
       peakRssMiB: Math.round(peakRssMiB(server.pid)),
       rssAfterMiB: Math.round(rssAfter),
       rssIdleMiB: Math.round(rssMiB(server.pid)),
@@ -337,17 +343,39 @@ if (rows.length > 0) {
     rows.map((r) => [r.case, r.server, r.concurrency, r.requestsPerSecond, r.runs.length > 1 ? `${Math.min(...r.runs)}–${Math.max(...r.runs)}` : '', r.p50Ms, r.p99Ms, r.peakRssMiB, r.startupMs, r.created === undefined ? '' : `${r.stored}/${r.created}`, r.ratio?.throughput ?? '', r.ratio?.p99 ?? ''].map(String)),
   );
 }
+
+/**
+ * Astro's share, per case and concurrency: what the bare Astro endpoint costs per request over bare
+ * Node (the bare Node endpoint, or for GET and the flood the baseline, which is bare Node), and the
+ * ratio a service doing exactly the baseline's work would reach inside that pipeline:
+ * t_baseline / (t_baseline + t_Astro − t_Node), with t = 1 / (requests/s).
+ */
+const astroShare = rows.filter((r) => r.server === bareAstro.name).map((astro) => {
+  const same = rows.filter((r) => r.case === astro.case && r.concurrency === astro.concurrency);
+  const base = same[0]!;
+  const floor = same.find((r) => r.server === bareNode.name) ?? base;
+  const us = (r: Row) => 1e6 / r.requestsPerSecond;
+  const astroUs = us(astro) - us(floor);
+  return { case: astro.case, concurrency: astro.concurrency, nodeUs: Math.round(us(floor)), astroUs: Math.round(astroUs), ceiling: +(us(base) / (us(base) + astroUs)).toFixed(2) };
+});
+if (astroShare.length > 0) {
+  console.log('');
+  printTable(
+    ['case', 'conc.', 'bare Node µs/request', "Astro's pipeline µs/request", "the baseline's work inside Astro: ratio"],
+    astroShare.map((a) => [a.case, a.concurrency, a.nodeUs, a.astroUs, a.ceiling].map(String)),
+  );
+}
 if (soakRows.length > 0) {
   console.log('');
   printTable(
-    ['soak', 'leads', 'seconds', '201s stored', 'RSS after 1/10 MiB', 'peak RSS MiB', 'RSS after MiB', 'RSS idle MiB', 'ratio peak', 'ratio idle'],
-    soakRows.map((r) => [r.server, r.leads, r.seconds, `${r.stored}/${r.created}`, r.rssAtTenthMiB, r.peakRssMiB, r.rssAfterMiB, r.rssIdleMiB, r.ratio?.peakRss ?? '', r.ratio?.rssIdle ?? ''].map(String)),
+    ['soak', 'leads', 'seconds', '201s stored', 'RSS after each tenth MiB', 'peak RSS MiB', 'RSS after MiB', 'RSS idle MiB', 'ratio peak', 'ratio idle'],
+    soakRows.map((r) => [r.server, r.leads, r.seconds, `${r.stored}/${r.created}`, r.rssByTenthMiB.join(' '), r.peakRssMiB, r.rssAfterMiB, r.rssIdleMiB, r.ratio?.peakRss ?? '', r.ratio?.rssIdle ?? ''].map(String)),
   );
 }
 
 const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, pinned: pin, durationSeconds: duration, warmupSeconds: warmup, runsPerRow: repeat };
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
 const out = join(ROOT, 'bench/results', smoke ? 'smoke.json' : soak ? 'soak.json' : 'latest.json');
-writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, rows, soak: soakRows, lost }, null, 2));
+writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, rows, astroShare, soak: soakRows, lost }, null, 2));
 console.log(`\nwritten to ${out}; ${lost === 0 ? 'every 201 of the run is in its store' : `${lost} acknowledged leads are MISSING from the store`}`);
 if (lost > 0) process.exitCode = 1;

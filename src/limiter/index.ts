@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Config } from '../config.ts';
 import { RATE_LIMIT } from '../service-info.ts';
+import { createMemoryLimiter } from './memory-limiter.ts';
 import { fromFlexible, type RateLimiter } from './rate-limiter.ts';
 
 /** A rate limiter and what it holds open. */
@@ -12,13 +13,13 @@ export interface LimiterHandle {
 }
 
 /**
- * In process by default. With `REDIS_URL`, counters live in Redis and are shared by every
+ * In process by default (`memory-limiter.ts`). With `REDIS_URL`, counters live in Redis and are shared by every
  * instance; while Redis cannot answer (no offline queue, 500 ms per command), an in-memory
  * insurance limiter takes over, so limits keep applying per instance and nothing waits or fails.
  */
 export function createLimiter(config: Pick<Config, 'redisUrl'>): LimiterHandle {
   const options = { points: RATE_LIMIT.points, duration: RATE_LIMIT.windowSeconds, keyPrefix: 'lead-intake:leads' };
-  if (!config.redisUrl) return { limiter: fromFlexible(new RateLimiterMemory(options)), close: async () => {} };
+  if (!config.redisUrl) return { limiter: createMemoryLimiter(RATE_LIMIT), close: async () => {} };
   const redis = new Redis(config.redisUrl, {
     enableOfflineQueue: false,
     commandTimeout: 500,

@@ -21,8 +21,11 @@ describe('npm run bench -- --smoke', () => {
         expect(row.stored).toBeGreaterThanOrEqual(row.created);
       }
     }
-    // Astro's own share is measured beside ours; the flood is refused, past its first 10, by both.
+    // Astro's own share is measured beside ours, against bare Node's floor; the flood is refused, past its first 10, by both.
     expect(result.rows.filter((r: { server: string }) => r.server === 'bare Astro endpoint').map((r: { case: string }) => r.case)).toContain('GET /api/v1');
+    expect(result.rows.filter((r: { server: string }) => r.server === 'bare Node endpoint').map((r: { case: string }) => r.case)).toEqual(['lead POST', 'lead POST']);
+    for (const share of result.astroShare) expect(share.ceiling, `${share.case} ${share.concurrency}`).toBeGreaterThan(0);
+    expect(result.astroShare.map((a: { case: string }) => a.case)).toContain('lead POST');
     const flood = result.rows.filter((r: { case: string; server: string }) => r.case.startsWith('429') && r.server !== 'bare Astro endpoint');
     for (const row of flood) expect(row.non2xx, row.server).toBeGreaterThan(0);
     // The soak (2,000 leads here): every lead acknowledged and stored, memory read for both servers.
@@ -31,6 +34,7 @@ describe('npm run bench -- --smoke', () => {
       expect(row.created, row.server).toBe(row.leads);
       expect(row.stored, row.server).toBe(row.leads);
       expect(row.rssIdleMiB).toBeGreaterThan(0);
+      expect(row.rssByTenthMiB, row.server).toHaveLength(10);
     }
     expect(result.soak[1].ratio.peakRss).toBeGreaterThan(0);
   }, 240_000);
