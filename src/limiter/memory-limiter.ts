@@ -4,7 +4,7 @@
  * A client's window is recorded in the generation current when it opened; each window the older
  * generation is dropped whole, by then every window in it has ended. So a client costs one map entry
  * of a short key and two numbers, for one to two windows, and nothing is scheduled: rate-limiter-
- * flexible's memory store keeps a record and a Node timer per client, which held ~0.9 KiB per client
+ * flexible's memory store keeps a record and a Node timer per client, which held 0.7–0.9 KiB per client
  * under the benchmark's soak (docs/decisions/0005). The semantics are that store's: a refused
  * submission still counts, and the window does not slide.
  */
