@@ -56,7 +56,8 @@ export function createMemoryLimiter(limit: { points: number; windowSeconds: numb
     },
     async peek(key) {
       const at = now();
-      return state(find(key, at), at);
+      // A peek is no submission: it is never refused, whatever the client has spent (as with Redis).
+      return { ...state(find(key, at), at), allowed: true };
     },
     held: () => current.size + previous.size,
   };

@@ -15,7 +15,7 @@ export interface RateLimitState {
 export interface RateLimiter {
   /** Counts one submission and tells whether it is within the limit. */
   consume(clientKey: string): Promise<RateLimitState>;
-  /** Tells the client's state without counting anything. */
+  /** Tells the client's state without counting anything; `allowed` is true, as nothing was submitted. */
   peek(clientKey: string): Promise<RateLimitState>;
 }
 

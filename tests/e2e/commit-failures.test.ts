@@ -64,7 +64,8 @@ describe.skipIf(!canMountTmpfs())('SQLite on a disk that fills up', () => {
       expect(reply.json.detail).toMatch(/nothing was stored/);
     }
     expect(full.filter((r) => r.status === 503).length, 'the full disk was met').toBeGreaterThan(0);
-    expect(server.logs.join('\n')).toMatch(/database or disk is full/);
+    // The log line is written asynchronously: it may reach us after the answers.
+    await expect.poll(() => server.logs.join('\n'), { timeout: 5_000 }).toMatch(/database or disk is full/);
 
     unlinkSync(filler);
     expect((await submit(3)).map((r) => r.status)).toEqual([201, 201, 201]);

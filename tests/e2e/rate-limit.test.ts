@@ -49,6 +49,12 @@ describe('rate limit', () => {
       expect(refused.headers.get('retry-after')).toBe(String(h.reset));
       if (path === '/api/leads') expect(refused.headers.get('deprecation')).toMatch(/^@\d+$/);
     }
+
+    // Asking what the path allows is not a submission: it shows the spent budget and counts nothing, with no Retry-After.
+    const options = await fetch(`${server.url}/api/v1/leads`, { method: 'OPTIONS', headers: client });
+    expect(options.status).toBe(204);
+    expect(Number(options.headers.get('ratelimit-remaining'))).toBe(0);
+    expect(options.headers.get('retry-after')).toBeNull();
   });
 
   it('is checked before everything else, even before the Authorization header', async () => {

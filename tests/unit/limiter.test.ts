@@ -34,13 +34,14 @@ describe('in-process rate limiter', () => {
     expect(await limiter.consume('192.0.2.7')).toEqual({ allowed: true, limit: 10, remaining: 9, resetSeconds: 60 });
   });
 
-  it('keeps a separate budget per client, and peeking counts nothing', async () => {
+  it('keeps a separate budget per client, and peeking counts nothing and refuses nothing', async () => {
     const { limiter, advance, consumeTimes } = limiterAt();
     await consumeTimes('192.0.2.7', 11);
     expect(await limiter.peek('192.0.2.8')).toEqual({ allowed: true, limit: 10, remaining: 10, resetSeconds: 60 });
     expect(await limiter.consume('192.0.2.8')).toMatchObject({ allowed: true, remaining: 9 });
     advance(30);
-    expect(await limiter.peek('192.0.2.7')).toEqual({ allowed: false, limit: 10, remaining: 0, resetSeconds: 30 });
+    expect(await limiter.peek('192.0.2.7')).toEqual({ allowed: true, limit: 10, remaining: 0, resetSeconds: 30 });
+    expect(await limiter.consume('192.0.2.7')).toMatchObject({ allowed: false, remaining: 0 });
     expect(await limiter.peek('192.0.2.8')).toMatchObject({ remaining: 9, resetSeconds: 30 });
   });
 
