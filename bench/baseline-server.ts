@@ -70,6 +70,7 @@ function readLimited(req: IncomingMessage, res: ServerResponse, then: (text: str
   const chunks: Buffer[] = [];
   let size = 0;
   req.on('data', (chunk: Buffer) => {
+    if (res.headersSent) return;
     size += chunk.length;
     if (size > LIMIT) return void res.writeHead(413).end();
     chunks.push(chunk);
