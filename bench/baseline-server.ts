@@ -17,6 +17,7 @@ import { toLeadRecord } from '../src/leads/lead.ts';
 import { validateLead } from '../src/leads/validate.ts';
 import { createMemoryLimiter } from '../src/limiter/memory-limiter.ts';
 import type { RateLimitState } from '../src/limiter/rate-limiter.ts';
+import { RATE_LIMIT, RATE_LIMIT_POLICY } from '../src/service-info.ts';
 import { SQLITE_MIGRATIONS } from '../src/store/migrations.ts';
 
 const [path = 'baseline.sqlite', client = 'dist/client'] = process.argv.slice(2);
@@ -35,12 +36,12 @@ const files: Record<string, { body: Buffer; type: string }> = {
 };
 const status = JSON.stringify({ name: 'Lead Intake API', status: 'ok' });
 
-const limiter = createMemoryLimiter({ points: 10, windowSeconds: 60 });
+const limiter = createMemoryLimiter(RATE_LIMIT);
 function flood(req: IncomingMessage, res: ServerResponse): void {
   const answer = (limit: RateLimitState) => {
     const status = limit.allowed ? 201 : 429;
     const body = JSON.stringify({ type: 'https://example.com/problems/rate_limited', title: 'Too many submissions', status, detail: `The limit resets in ${limit.resetSeconds} seconds.`, code: 'rate_limited' });
-    res.writeHead(status, { 'Content-Type': 'application/problem+json', 'RateLimit-Policy': '10;w=60', RateLimit: `limit=10, remaining=${limit.remaining}, reset=${limit.resetSeconds}`, 'Retry-After': String(limit.resetSeconds) }).end(body);
+    res.writeHead(status, { 'Content-Type': 'application/problem+json', 'RateLimit-Policy': RATE_LIMIT_POLICY, RateLimit: `limit=${limit.limit}, remaining=${limit.remaining}, reset=${limit.resetSeconds}`, 'Retry-After': String(limit.resetSeconds) }).end(body);
   };
   void limiter.consume(String(req.headers['x-forwarded-for'])).then((limit) => req.resume().once('end', () => answer(limit)));
 }

@@ -18,8 +18,8 @@ export interface LimiterHandle {
  * insurance limiter takes over, so limits keep applying per instance and nothing waits or fails.
  */
 export function createLimiter(config: Pick<Config, 'redisUrl'>): LimiterHandle {
-  const options = { points: RATE_LIMIT.points, duration: RATE_LIMIT.windowSeconds, keyPrefix: 'lead-intake:leads' };
   if (!config.redisUrl) return { limiter: createMemoryLimiter(RATE_LIMIT), close: async () => {} };
+  const options = { points: RATE_LIMIT.points, duration: RATE_LIMIT.windowSeconds, keyPrefix: 'lead-intake:leads' };
   const redis = new Redis(config.redisUrl, {
     enableOfflineQueue: false,
     commandTimeout: 500,

@@ -39,12 +39,15 @@ export function createMemoryLimiter(limit: { points: number; windowSeconds: numb
     return window && window.endsAt > at ? window : undefined;
   }
 
-  const state = (window: Window | undefined, at: number): RateLimitState => ({
-    allowed: (window?.used ?? 0) <= limit.points,
-    limit: limit.points,
-    remaining: Math.max(0, limit.points - (window?.used ?? 0)),
-    resetSeconds: window ? Math.max(1, Math.ceil((window.endsAt - at) / 1000)) : limit.windowSeconds,
-  });
+  const state = (window: Window | undefined, at: number): RateLimitState => {
+    const used = window?.used ?? 0;
+    return {
+      allowed: used <= limit.points,
+      limit: limit.points,
+      remaining: Math.max(0, limit.points - used),
+      resetSeconds: window ? Math.max(1, Math.ceil((window.endsAt - at) / 1000)) : limit.windowSeconds,
+    };
+  };
 
   return {
     async consume(key) {
