@@ -23,6 +23,7 @@ import type { Services } from '../services.ts';
 import { send, sendRaw, transportProblem, transportProblemResponse } from './own-answers.ts';
 import { afterAnswer, announcesBody, LINGER, RequestBody } from './request-body.ts';
 import { createRequestLog, type RequestNotes } from './request-log.ts';
+import { gracefulStop, type StopOutcome } from './graceful-stop.ts';
 import { normaliseTarget } from './request-target.ts';
 import type { StaticFile } from './static-files.ts';
 
@@ -65,12 +66,19 @@ interface Flight {
   notes: RequestNotes;
 }
 
+/** The server, and its clean stop (`graceful-stop.ts`). */
+export interface AppServer {
+  server: Server;
+  /** Stops taking requests, finishes every one begun, and resolves once the last answer is out. */
+  stop(): Promise<StopOutcome>;
+}
+
 function setHeaders(res: ServerResponse, headers: Readonly<Record<string, string>>): void {
   for (const name in headers) res.setHeader(name, headers[name]!);
 }
 
 /** Creates the server; `listen` is the caller's. */
-export function createAppServer(options: AppServerOptions): Server {
+export function createAppServer(options: AppServerOptions): AppServer {
   const { services, astro, staticFiles, security } = options;
   const { config, logger } = services;
   const requestLog = createRequestLog(logger);
@@ -87,15 +95,16 @@ export function createAppServer(options: AppServerOptions): Server {
   }
 
   /** An answer the server makes itself under `/api/`: the API's security headers on the API's own response. */
-  function answerApi(res: ServerResponse, response: Promise<Response>): void {
+  function answerApi(res: ServerResponse, response: Promise<Response>): Promise<void> {
     setHeaders(res, security.api);
-    response.then((r) => send(res, r)).catch((err: unknown) => {
+    return response.then((r) => send(res, r)).catch((err: unknown) => {
       logger.error({ err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, 'answer failed');
       if (!res.headersSent) res.writeHead(500).end();
     });
   }
 
-  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+  /** Handles one request; the promise, when there is one, settles when its handler has. */
+  const onRequest = (req: IncomingMessage, res: ServerResponse): Promise<void> | void => {
     const requestId = randomUUID();
     const socket = req.socket;
     const rawTarget = req.url ?? '';
@@ -118,8 +127,7 @@ export function createAppServer(options: AppServerOptions): Server {
     if (!target) {
       res.setHeader('X-Request-Id', requestId);
       const detail = 'The request target is not a path (or an absolute http URL) with a valid percent-encoding.';
-      answerApi(res, Promise.resolve(problemResponse(new Problem('bad_request', detail), { siteUrl: config.siteUrl, requestId })));
-      return;
+      return answerApi(res, Promise.resolve(problemResponse(new Problem('bad_request', detail), { siteUrl: config.siteUrl, requestId })));
     }
     req.url = target.target;
     const { path } = target;
@@ -135,8 +143,7 @@ export function createAppServer(options: AppServerOptions): Server {
       if (isApiPath(path)) {
         const ctx: ApiContext = { services, request };
         const route = findApiRoute(path);
-        answerApi(res, route ? serveRoute(route, req.method!, undefined, ctx) : notFound(path, ctx));
-        return;
+        return answerApi(res, route ? serveRoute(route, req.method!, undefined, ctx) : notFound(path, ctx));
       }
       setHeaders(res, security.file);
       const allow = staticFiles.has(path) ? 'GET, HEAD' : undefined;
@@ -153,7 +160,7 @@ export function createAppServer(options: AppServerOptions): Server {
     const toAstro = (content: RequestBody | Buffer | undefined) => {
       // The adapter reads `req.body` in place of the request stream when it is set.
       if (content) Object.assign(req, { body: content });
-      astro(req, res, () => {
+      return astro(req, res, () => {
         if (notFoundPage) return serveFile(req, res, requestId, notFoundPage, 404);
         setHeaders(res, security.file);
         res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
@@ -165,19 +172,27 @@ export function createAppServer(options: AppServerOptions): Server {
     // A body of announced length within the limit goes to Astro as bytes; a chunked or larger one
     // as a source the route reads (and refuses past the limit without reading it all).
     if (body && req.headers['transfer-encoding'] === undefined && Number(req.headers['content-length']) <= MAX_BODY_BYTES) {
-      void body.whole().then((bytes) => toAstro(bytes ?? body));
-      return;
+      return body.whole().then((bytes) => toAstro(bytes ?? body));
     }
-    toAstro(body);
+    return toAstro(body);
   };
 
-  const server = createServer({ ...SERVER_TIMEOUTS }, onRequest);
+  const server = createServer({ ...SERVER_TIMEOUTS });
+  const lifecycle = gracefulStop(server);
+  /** Every request is counted by the clean stop from its arrival until its handler has settled. */
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const handled = lifecycle.begin(res);
+    const work = onRequest(req, res);
+    if (work) void work.finally(handled);
+    else handled();
+  };
+  server.on('request', handle);
 
   // `Expect: 100-continue`: invite the body only when it may be accepted, so that a client about to
   // send more than a lead may hold gets its 413 without uploading anything.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     if (Number(req.headers['content-length'] ?? 0) <= MAX_BODY_BYTES) res.writeContinue();
-    onRequest(req, res);
+    handle(req, res);
   });
 
   // CONNECT arrives here, not as a request: this server is no proxy. The API's route table answers
@@ -228,5 +243,5 @@ export function createAppServer(options: AppServerOptions): Server {
     requestLog.refused(requestId, PROBLEMS[problem.code].status, err.code);
     void sendRaw(socket, transportProblemResponse(problem, config.siteUrl, requestId), { ...security.api, 'X-Request-Id': requestId });
   });
-  return server;
+  return { server, stop: () => lifecycle.stop() };
 }

@@ -25,7 +25,6 @@ const CLIENT_DIR = fileURLToPath(new URL('../client/', import.meta.url));
 const BACKUP_WORKER = join(dirname(fileURLToPath(import.meta.url)), 'backup-worker.mjs');
 /** The `SITE_URL` the documents were rendered with (Astro's `site`, fixed at build time). */
 const BUILT_FOR = new URL(import.meta.env.SITE).origin;
-const SHUTDOWN_GRACE_MS = 10_000;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -43,7 +42,7 @@ export async function start(): Promise<void> {
   }
   const { config, logger, store } = opened;
   const security = securityHeaders(config);
-  const server = createAppServer({
+  const { server, stop } = createAppServer({
     services: opened,
     astro: handler as AstroHandler,
     staticFiles: loadStaticFiles(CLIENT_DIR, config.siteUrl, { render: (text) => fillConfigured(text.replaceAll(BUILT_FOR, config.siteUrl), config), security }),
@@ -76,19 +75,13 @@ export async function start(): Promise<void> {
 
   let stopping = false;
   async function shutdown(signal: string): Promise<void> {
+    // `npm start` forwards the signal it gets to the server, which may have had it already (a
+    // process group's signal): one stop, whatever the number of signals.
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
-    const forced = setTimeout(() => {
-      logger.warn('requests still in flight after the grace period; closing them');
-      server.closeAllConnections();
-    }, SHUTDOWN_GRACE_MS);
-    forced.unref();
-    // Stop accepting connections; idle keep-alive sockets are closed now, busy ones after their response.
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
+    // Every request begun is answered (with `Connection: close`) before anything closes.
+    if ((await stop()) === 'forced') logger.warn('requests still in flight after the grace period; their connections were closed');
     await Promise.all([retention.stop(), officeMail?.stop(), backups?.stop()]);
     const closed = await opened.close().then(() => true, (err: Error) => {
       logger.error({ err: { name: err.name, message: err.message } }, 'closing the store or the limiter failed');
@@ -98,6 +91,7 @@ export async function start(): Promise<void> {
     // Everything is closed; a client library's leftover timer must not keep the process alive.
     logger.flush(() => process.exit(closed ? 0 : 1));
   }
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // `on`, not `once`: a second signal while draining must not kill the process by default.
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
