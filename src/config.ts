@@ -36,15 +36,18 @@ function addTrusted(list: BlockList, entry: string): boolean {
   return true;
 }
 
+/** Where the server listens, and what `SITE_URL` names, when neither is set. */
+const DEFAULT_PORT = 4321;
+
 const Env = z.object({
   SITE_URL: z
     .url({ protocol: /^https?$/, message: 'SITE_URL must be an absolute http(s) URL such as https://www.example-cleaning.com' })
-    .default('http://localhost:4321')
-    .transform((s) => new URL(s).origin),
+    .optional()
+    .transform((s) => s && new URL(s).origin),
   HOST: z.string().trim().min(1, 'HOST must not be empty').default('localhost'),
   PORT: z
     .string()
-    .default('4321')
+    .default(String(DEFAULT_PORT))
     .refine((s) => /^\d{1,5}$/.test(s) && Number(s) <= 65535, 'PORT must be a whole number from 0 to 65535')
     .transform(Number),
   DATABASE_URL: z
@@ -210,7 +213,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('file:'.length), groupCommit: e.SQLITE_GROUP_COMMIT === 'on' } as const)
     : ({ kind: 'postgres', url: e.DATABASE_URL } as const);
   return Object.freeze({
-    siteUrl: e.SITE_URL,
+    // Unset, it follows the port, so that a local start on another port links to itself.
+    siteUrl: e.SITE_URL ?? `http://localhost:${e.PORT === 0 ? DEFAULT_PORT : e.PORT}`,
     host: e.HOST,
     port: e.PORT,
     database: Object.freeze(database),

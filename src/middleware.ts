@@ -1,7 +1,7 @@
 /**
  * Astro middleware, run for every on-demand request under `astro dev`, our server or any adapter:
- * hands the process's services and this request's facts to the route as `locals`, refuses a web
- * form submission sent from another site, and puts the security headers of its class and the
+ * hands the process's services and this request's facts to the route as `locals`, checks a web
+ * form submission before its action reads it (`web-forms/guard.ts`), and puts the security headers of its class and the
  * request id on what the route answers.
  */
 import { randomUUID } from 'node:crypto';
@@ -9,7 +9,8 @@ import { defineMiddleware } from 'astro:middleware';
 import { isApiPath } from './http/routes.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { services } from './services.ts';
-import { isFormSubmission, sameOrigin } from './web-forms/origin.ts';
+import { guardFormSubmission } from './web-forms/guard.ts';
+import { isFormSubmission } from './web-forms/origin.ts';
 
 export const onRequest = defineMiddleware(async (context, next) => {
   // Prerendering at build time needs no store, and must not open one.
@@ -21,21 +22,21 @@ export const onRequest = defineMiddleware(async (context, next) => {
   locals.request ??= { id: randomUUID(), clientAddress: context.clientAddress, host: context.request.headers.get('host') ?? undefined };
   const headers = securityHeaders(locals.services.config);
   const path = context.url.pathname;
-  const api = isApiPath(path) || path.startsWith('/_actions/');
-  const set: Record<string, string> = { ...(api ? headers.api : headers.onDemandPage), 'X-Request-Id': locals.request.id };
-  if (!isApiPath(path) && isFormSubmission(context.request.method, context.url) && !sameOrigin(context.request.headers, locals.services.config.siteUrl, locals.request.host)) {
-    locals.services.logger.info({ reqId: locals.request.id, path }, 'web form submission from another site refused');
-    const refusal = new Response('This form can only be sent from its page on this site. Nothing was sent. Go back to the form, reload it and send it again.\n', {
-      status: 403,
-      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-    });
-    return withHeaders(refusal, { ...headers.api, 'X-Request-Id': locals.request.id });
+  const actions = path.startsWith('/_actions/');
+  // Action answers echo what the person typed: never cached, like the pages that show them.
+  const set: Record<string, string> = { ...(isApiPath(path) || actions ? headers.api : headers.onDemandPage), ...(actions && NO_STORE), 'X-Request-Id': locals.request.id };
+  if (!isApiPath(path) && isFormSubmission(context.request.method, context.url)) {
+    const gate = await guardFormSubmission(context.request, locals);
+    if (!gate.passed) return withHeaders(gate.response, { ...set, ...NO_STORE });
+    locals.formBudget = gate.budget;
   }
   const response = await next();
   // Astro sends pages as bare text/html; the pages are UTF-8.
   if (response.headers.get('content-type') === 'text/html') set['Content-Type'] = 'text/html; charset=utf-8';
   return withHeaders(response, set);
 });
+
+const NO_STORE = { 'Cache-Control': 'no-store' } as const;
 
 /** `response` with `headers` added; a response whose headers are immutable (a redirect) is copied first. */
 function withHeaders(response: Response, headers: Readonly<Record<string, string>>): Response {

@@ -16,8 +16,8 @@ const submit = (form: WebForm) =>
       // (or the script's call to /_actions/) submits it.
       const path = context.url.pathname.replace(/\/$/, '');
       if (!path.startsWith('/_actions/') && path !== WEB_FORMS[form].path) return undefined;
-      const { services, request } = context.locals;
-      return submitWebForm(data, await formWords(form), { services, request, userAgent: context.request.headers.get('user-agent') });
+      const { services, request, formBudget } = context.locals;
+      return submitWebForm(data, await formWords(form), { services, request, budget: formBudget, userAgent: context.request.headers.get('user-agent') });
     },
   });
 

@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { LeadStore } from '../leads/store.ts';
-import type { RateLimiter } from '../limiter/rate-limiter.ts';
+import type { RateLimiter, RateLimitState } from '../limiter/rate-limiter.ts';
 import type { Offer } from '../service-info.ts';
 
 /** Created once per process by `src/services.ts` and handed to endpoints as `locals.services`. */
@@ -33,6 +33,8 @@ export interface RequestInfo {
 export interface ApiContext {
   services: AppServices;
   request: RequestInfo;
+  /** A web-form submission's spent budget, counted once by the middleware's guard. */
+  formBudget?: RateLimitState;
 }
 
 /**

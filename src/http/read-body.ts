@@ -22,6 +22,16 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** Reads the body as UTF-8 text, refusing with 413 past `limit` bytes and 400 on invalid UTF-8. */
 export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  const bytes = await readBodyBytes(request, limit);
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new Problem('malformed_json', 'The request body is not valid UTF-8.');
+  }
+}
+
+/** Reads the body's bytes, refusing with 413 past `limit` bytes, 400 or 408 when the transport could not deliver them. */
+export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = request.headers.get('content-length');
   if (declared !== null && !request.headers.has('transfer-encoding') && /^\d+$/.test(declared) && Number(declared) > limit) {
     throw tooLarge(limit);
@@ -49,12 +59,7 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
       throw new Problem('bad_request', 'The request body was not received completely.');
     }
   }
-  const bytes = Buffer.concat(chunks, received);
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    throw new Problem('malformed_json', 'The request body is not valid UTF-8.');
-  }
+  return Buffer.concat(chunks, received);
 }
 
 /**

@@ -12,7 +12,7 @@ import type { RateLimiter, RateLimitState } from './rate-limiter.ts';
 
 interface Window {
   used: number;
-  /** When the window ends, in ms since the epoch. */
+  /** When the window ends, on the limiter's clock (ms). */
   endsAt: number;
 }
 
@@ -21,7 +21,11 @@ export interface MemoryLimiter extends RateLimiter {
   held(): number;
 }
 
-export function createMemoryLimiter(limit: { points: number; windowSeconds: number }, now: () => number = Date.now): MemoryLimiter {
+/**
+ * `now` is a monotonic clock by default: the wall clock can be stepped (NTP, an operator), and a
+ * clock stepped back an hour would keep a client's window open for an hour.
+ */
+export function createMemoryLimiter(limit: { points: number; windowSeconds: number }, now: () => number = () => performance.now()): MemoryLimiter {
   const windowMs = limit.windowSeconds * 1000;
   let current = new Map<string, Window>();
   let previous = new Map<string, Window>();

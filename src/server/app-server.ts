@@ -151,6 +151,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
       return;
     }
 
+    // Actions are only ever POSTed: the rest would get Astro's own 404 page, which names the
+    // build's origin; ours is rendered for the running SITE_URL.
+    if (notFoundPage && req.method !== 'POST' && path.startsWith('/_actions/')) return serveFile(req, res, requestId, notFoundPage, 404);
     if (file) {
       setHeaders(res, security.file);
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed\n');

@@ -66,13 +66,13 @@ function show(form: HTMLFormElement, result: FormResult): void {
     }),
   );
   if (result.kind === 'page_changed') {
-    // The disclosure changed: only a reloaded page shows the new one.
-    const reload = document.createElement('li');
-    const link = document.createElement('a');
-    link.href = location.pathname;
-    link.textContent = 'Reload the form';
-    reload.append(link);
-    list.append(reload);
+    // The disclosure changed: show the new wording and untick the box, as the redrawn page does
+    // without JavaScript; the next send then records the version the person saw.
+    const box = form.querySelector<HTMLInputElement>('input[name="communicationsConsent"]');
+    if (box) {
+      box.checked = false;
+      if (result.consentText !== undefined) form.querySelector(`label[for="${box.id}"]`)!.textContent = result.consentText;
+    }
   }
   summary.hidden = false;
   summary.focus();

@@ -2,9 +2,10 @@
  * Same-origin check for the web forms' submissions (a form POST to a page with `?_action=`, or the
  * enhanced form's call to `/_actions/<name>`): a page on another site cannot make a person's
  * browser submit a lead. The origin the browser names (`Origin`, else `Referer`) must be this
- * site's, as `SITE_URL` names it or as the browser addressed it (its Host); a browser that names
- * none must say `Sec-Fetch-Site: same-origin`. Astro's own check (`security.checkOrigin`) is off:
- * it judges by the URL our server pins, not by the address the browser used behind a TLS proxy.
+ * site's, scheme and host, as `SITE_URL` names it: never the request's own `Host`, which whoever
+ * sends the request chooses. A browser that names none must say `Sec-Fetch-Site: same-origin`.
+ * Astro's own check (`security.checkOrigin`) is off: it judges by the URL our server pins, not by
+ * the address the browser used behind a TLS proxy.
  * (A form action posted to another path does nothing: see `src/actions/index.ts`.)
  */
 
@@ -13,15 +14,13 @@ export function isFormSubmission(method: string, url: URL): boolean {
   return method === 'POST' && (url.searchParams.has('_action') || url.pathname.startsWith('/_actions/'));
 }
 
-/** Whether the browser that sent `headers` was on this site. */
-export function sameOrigin(headers: Headers, siteUrl: string, sentHost: string | undefined): boolean {
+/** Whether the browser that sent `headers` was on this site, `siteUrl`. */
+export function sameOrigin(headers: Headers, siteUrl: string): boolean {
   const named = headers.get('origin') ?? headers.get('referer');
   if (named === null) return headers.get('sec-fetch-site') === 'same-origin';
-  let origin: URL;
   try {
-    origin = new URL(named);
+    return new URL(named).origin === new URL(siteUrl).origin;
   } catch {
     return false;
   }
-  return origin.origin === new URL(siteUrl).origin || (sentHost !== undefined && origin.host === sentHost.toLowerCase());
 }

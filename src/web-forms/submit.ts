@@ -12,6 +12,7 @@ import { submitLead } from '../leads/service.ts';
 import { CommitOutcomeUnknownError, StoreUnavailableError } from '../leads/store.ts';
 import { validateLead } from '../leads/validate.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/api.ts';
+import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { issueFormToken, readFormToken } from './token.ts';
 import { WEB_FORMS, type WebForm } from './forms.ts';
 import type { FormWords } from './words.ts';
@@ -42,7 +43,7 @@ export type FormOutcome =
   | { kind: 'rate_limited'; retryAfterSeconds: number }
   | { kind: 'unavailable'; retryAfterSeconds: number; maybeStored: boolean }
   | { kind: 'already_sent' }
-  | { kind: 'page_changed' }
+  | { kind: 'page_changed'; consentText?: string }
   | { kind: 'failed' };
 
 /**
@@ -84,7 +85,12 @@ const text = (data: FormData, name: string) => {
 };
 
 /** Handles a submission of `words.form`: `data` as the browser sent it, `ctx` the request's services and facts. */
-export async function submitWebForm(data: FormData, words: FormWords, ctx: { services: AppServices; request: RequestInfo; userAgent: string | null }, now = new Date()): Promise<FormResult> {
+export async function submitWebForm(
+  data: FormData,
+  words: FormWords,
+  ctx: { services: AppServices; request: RequestInfo; userAgent: string | null; budget?: RateLimitState },
+  now = new Date(),
+): Promise<FormResult> {
   const { form } = words;
   const { services, request } = ctx;
   const values = Object.fromEntries(FORM_FIELDS[form].map((name) => [name, text(data, name).slice(0, 20_000)]));
@@ -95,8 +101,9 @@ export async function submitWebForm(data: FormData, words: FormWords, ctx: { ser
     token && issueFormToken(services.formTokenKey, form, words.disclosure?.version, token.renderedAt, fresh ? undefined : token.idempotencyKey);
   const result = (outcome: FormOutcome, next = nextToken(false)): FormResult => ({ ...outcome, message: outcomeMessage(outcome, words), values, consent, ...(next && { token: next }) });
 
-  // The same budget as the API: a form submission is one of the client's submissions a minute.
-  const limit = await services.limiter.consume(rateLimitKey(request.clientAddress));
+  // The same budget as the API: a form submission is one of the client's submissions a minute,
+  // counted once, by the middleware's guard when the request came through it.
+  const limit = ctx.budget ?? (await services.limiter.consume(rateLimitKey(request.clientAddress)));
   if (!limit.allowed) return result({ kind: 'rate_limited', retryAfterSeconds: limit.resetSeconds });
 
   const caughtBy = (trap: string) => {
@@ -106,7 +113,9 @@ export async function submitWebForm(data: FormData, words: FormWords, ctx: { ser
   };
   if (text(data, HONEYPOT_FIELD) !== '') return caughtBy('hidden field filled in');
   if (!token || token.form !== form) return caughtBy('no valid form token');
-  if (words.disclosure && token.disclosureVersion !== words.disclosure.version) return { ...result({ kind: 'page_changed' }), consent: false };
+  // The wording changed since the page was drawn: the answer carries the new wording, and the box
+  // is unticked, so that a consent is only ever recorded for the words on the person's screen.
+  if (words.disclosure && token.disclosureVersion !== words.disclosure.version) return { ...result({ kind: 'page_changed', consentText: words.consentText }), consent: false };
 
   const pageUrl = new URL(WEB_FORMS[form].path, services.config.siteUrl).href;
   const body: Record<string, unknown> =

@@ -7,11 +7,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DatabaseSync } from 'node:sqlite';
 import { MIN_FILL_MS } from '../../src/web-forms/submit.ts';
+import { issueFormToken } from '../../src/web-forms/token.ts';
 import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
 import { newClient, quote } from '../support/fixtures.ts';
 import { postJson } from '../support/http.ts';
-import { exportLeads, startServer, type RunningServer } from '../support/server.ts';
+import { exportLeads, freePort, startServer, type RunningServer } from '../support/server.ts';
 
 let counter = 0;
 /** A person's answers, distinct from every other test's (example.com, 555-01xx). */
@@ -28,7 +30,9 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
   beforeAll(async () => {
-    server = await startServer({ env: { TRUST_PROXY: '127.0.0.1, ::1' } });
+    // The site's own origin: the forms are accepted only from the origin SITE_URL names.
+    const port = await freePort();
+    server = await startServer({ env: { TRUST_PROXY: '127.0.0.1, ::1', PORT: String(port), SITE_URL: `http://127.0.0.1:${port}` } });
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -88,7 +92,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       const [lead] = await storedWith(who.email);
       expect(lead).toMatchObject({ id: reference, formType: 'quote', receivedVia: '/quote', fields: { name: who.name, communicationsConsent: true, service: 'Deep clean' } });
       const consent = lead!.consent as Record<string, unknown>;
-      expect(consent).toMatchObject({ channel: 'web-form', communicationsConsent: true, pageUrl: 'http://localhost:4321/quote', clientAddress: expect.stringMatching(/^2001:db8:/) });
+      expect(consent).toMatchObject({ channel: 'web-form', communicationsConsent: true, pageUrl: `${server.url}/quote`, clientAddress: expect.stringMatching(/^2001:db8:/) });
       expect(consent.userAgent).toMatch(/Chrome/);
       expect(consent.serverTime).toBe(lead!.receivedAt);
       expect(lead!.disclosure).toMatchObject({ version: consent.disclosureVersion });
@@ -174,6 +178,33 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     expect(references[1]).toBe(references[0]);
     expect(await page.locator('[data-result]').innerText()).toMatch(/already has this request/);
     expect(await storedWith(who.email)).toHaveLength(1);
+    await context.close();
+  }, 30_000);
+
+  it('with JavaScript, a consent wording changed since the page was drawn is shown, unticked, and only what was shown is recorded', async () => {
+    const { context, page } = await visitor({ javaScript: true });
+    await page.goto(`${server.url}/quote`);
+    const who = await fillQuote(page);
+    // The page of an earlier deployment: its wording and the version its token names.
+    const db = new DatabaseSync(server.databaseUrl.slice('file:'.length), { readOnly: true });
+    const key = Buffer.from((db.prepare("SELECT value FROM secrets WHERE name = 'web-form-token'").get() as { value: Uint8Array }).value);
+    db.close();
+    const oldToken = issueFormToken(key, 'quote', 'a-retired-version', Date.now() - 60_000);
+    await page.locator('input[name="formToken"]').evaluate((input: HTMLInputElement, token) => (input.value = token), oldToken);
+    await page.locator('label[for="f-communicationsConsent"]').evaluate((label) => (label.textContent = 'Old wording the company no longer uses.'));
+    await page.getByRole('button', { name: 'Send my request' }).click();
+    await page.locator('[data-summary]').waitFor({ state: 'visible' });
+    expect(await page.locator('[data-summary-message]').innerText()).toMatch(/wording of this form changed/);
+    const box = page.locator('#f-communicationsConsent');
+    expect(await box.isChecked()).toBe(false);
+    expect(await page.locator('label[for="f-communicationsConsent"]').innerText()).toMatch(/^I agree that Example Cleaning Co\. may call me/);
+    expect(await storedWith(who.email)).toEqual([]);
+    await box.check();
+    await page.getByRole('button', { name: 'Send my request' }).click();
+    await page.locator('[data-result]').waitFor({ state: 'visible' });
+    const [lead] = await storedWith(who.email);
+    expect((lead!.consent as { disclosureVersion: string }).disclosureVersion).not.toBe('a-retired-version');
+    expect((lead!.disclosure as { text: string }).text).toMatch(/^I agree that Example Cleaning Co\. may call me/);
     await context.close();
   }, 30_000);
 

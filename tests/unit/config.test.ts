@@ -9,6 +9,11 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(c)).toBe(true);
   });
 
+  it('without SITE_URL, names the port it listens on, so that a local start on another port links to itself', () => {
+    expect(loadConfig({ PORT: '4601' }).siteUrl).toBe('http://localhost:4601');
+    expect(loadConfig({ PORT: '4601', SITE_URL: 'https://www.example-cleaning.com' }).siteUrl).toBe('https://www.example-cleaning.com');
+  });
+
   it('names every invalid variable', () => {
     const attempt = () => loadConfig({ PORT: 'eighty', SITE_URL: 'not a url', TRUST_PROXY: '10.0.0.0/8, nonsense', LEADS_SUNSET_DATE: 'soon', DATABASE_URL: 'mysql://x' });
     expect(attempt).toThrow(ConfigError);

@@ -1,5 +1,5 @@
 /** The in-process rate limiter: 10 submissions per client in a fixed window that opens at its first, on a clock the test moves. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMemoryLimiter } from '../../src/limiter/memory-limiter.ts';
 
 const LIMIT = { points: 10, windowSeconds: 60 };
@@ -68,5 +68,22 @@ describe('in-process rate limiter', () => {
     advance(180);
     await limiter.peek('203.0.113.3');
     expect(limiter.held()).toBe(0);
+  });
+
+  it('keeps time on a monotonic clock: a wall clock stepped back an hour does not hold a client for an hour', async () => {
+    const wallClock = Date.now.bind(Date);
+    let step = 0;
+    const stepped = vi.spyOn(Date, 'now').mockImplementation(() => wallClock() + step);
+    try {
+      const limiter = createMemoryLimiter({ points: 2, windowSeconds: 1 });
+      await limiter.consume('2001:db8:2::/64');
+      await limiter.consume('2001:db8:2::/64');
+      expect(await limiter.consume('2001:db8:2::/64')).toMatchObject({ allowed: false, resetSeconds: 1 });
+      step = -3_600_000;
+      await new Promise((r) => setTimeout(r, 1_100));
+      expect(await limiter.consume('2001:db8:2::/64')).toMatchObject({ allowed: true, remaining: 1 });
+    } finally {
+      stepped.mockRestore();
+    }
   });
 });

@@ -33,15 +33,17 @@ describe('the same-origin check of a form submission', () => {
     expect(isFormSubmission('POST', new URL(`${site}/quote`))).toBe(false);
   });
 
-  it('accepts this site as SITE_URL names it or as the browser addressed it, nothing else', () => {
-    expect(sameOrigin(headers({ origin: site }), site, 'internal:4321')).toBe(true);
-    expect(sameOrigin(headers({ origin: 'http://127.0.0.1:4455' }), site, '127.0.0.1:4455')).toBe(true);
-    expect(sameOrigin(headers({ referer: `${site}/quote` }), site, undefined)).toBe(true);
-    expect(sameOrigin(headers({ 'sec-fetch-site': 'same-origin' }), site, undefined)).toBe(true);
-    expect(sameOrigin(headers({ origin: 'https://evil.example.com' }), site, 'www.example-cleaning.com')).toBe(false);
-    expect(sameOrigin(headers({ origin: 'null' }), site, undefined)).toBe(false);
-    expect(sameOrigin(headers({ 'sec-fetch-site': 'cross-site' }), site, undefined)).toBe(false);
-    expect(sameOrigin(headers({}), site, 'www.example-cleaning.com')).toBe(false);
+  it('accepts this site, scheme and host, as SITE_URL names it, and nothing else', () => {
+    expect(sameOrigin(headers({ origin: site }), site)).toBe(true);
+    expect(sameOrigin(headers({ referer: `${site}/quote` }), site)).toBe(true);
+    expect(sameOrigin(headers({ 'sec-fetch-site': 'same-origin' }), site)).toBe(true);
+    // The Host a request names is the sender's choice: an Origin matching it proves nothing.
+    expect(sameOrigin(headers({ origin: 'http://127.0.0.1:4455', host: '127.0.0.1:4455' }), site)).toBe(false);
+    expect(sameOrigin(headers({ origin: site.replace('https:', 'http:') }), site)).toBe(false);
+    expect(sameOrigin(headers({ origin: 'https://evil.example.com' }), site)).toBe(false);
+    expect(sameOrigin(headers({ origin: 'null' }), site)).toBe(false);
+    expect(sameOrigin(headers({ 'sec-fetch-site': 'cross-site' }), site)).toBe(false);
+    expect(sameOrigin(headers({}), site)).toBe(false);
   });
 });
 

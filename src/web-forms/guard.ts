@@ -1,0 +1,91 @@
+/**
+ * What a web-form submission (a form POST to its page with `?_action=`, or the page script's call
+ * to `/_actions/<name>`) passes before Astro's actions runtime reads it: the client's submission
+ * budget, the same-origin check, the media type, and a body read within a limit that parses as
+ * form data.
+ *
+ * Why here: Astro's runtime parses the body itself, reads up to 1 MiB, answers a truncated JSON or
+ * multipart body with a 500 and a logged stack trace, and counts nothing. Here every refusal is the
+ * status the API gives the same bytes (403, 413, 415, 400, 408, 429), in a sentence a person can
+ * act on (the page's script shows it as the form's message), and every submission, refused or
+ * not, is one of the client's submissions a minute.
+ */
+import { rateLimitKey } from '../http/client-address.ts';
+import type { ApiContext } from '../http/context.ts';
+import { rateLimitHeaders } from '../http/headers.ts';
+import { readBodyBytes } from '../http/read-body.ts';
+import type { RateLimitState } from '../limiter/rate-limiter.ts';
+import { Problem } from '../problems/problem.ts';
+import { sameOrigin } from './origin.ts';
+import { outcomeMessage } from './submit.ts';
+
+/**
+ * The most a form's answers take on the wire: every field at its longest, in any script, encoded
+ * (a 5,000-character note of 3-byte characters is 45,000 bytes percent-encoded).
+ */
+export const FORM_BODY_LIMIT = 64 * 1024;
+
+const FORM_MEDIA_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+
+const AGAIN = 'Nothing was sent. Go back to the form, reload the page and send it again.';
+
+/** What a person reads for each refusal, by the problem code the API would give. */
+const REFUSALS = {
+  forbidden: `This form can only be sent from its page on this site. ${AGAIN}`,
+  unsupported_media_type: `This address only takes the company's own quote and contact forms. ${AGAIN}`,
+  payload_too_large: `The form's answers are longer than the form accepts. Nothing was sent. Shorten the longest answer and send it again.`,
+  bad_request: `The form's answers did not arrive complete. ${AGAIN}`,
+  request_timeout: 'The form stopped arriving before it was complete. Nothing was sent. Check your connection and send it again.',
+} as const;
+
+const STATUS: Record<keyof typeof REFUSALS | 'rate_limited', number> = {
+  forbidden: 403,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  bad_request: 400,
+  request_timeout: 408,
+  rate_limited: 429,
+};
+
+/** A submission that may go on to its action, with the budget it spent; or the answer that refuses it. */
+export type FormGate = { passed: true; budget: RateLimitState } | { passed: false; response: Response; reason: keyof typeof STATUS };
+
+/** Checks a web-form submission; `locals` are the request's services and facts. */
+export async function guardFormSubmission(request: Request, locals: ApiContext): Promise<FormGate> {
+  const { services, request: info } = locals;
+  const budget = await services.limiter.consume(rateLimitKey(info.clientAddress));
+  const refuse = (reason: keyof typeof STATUS, text: string): FormGate => ({
+    passed: false,
+    reason,
+    response: new Response(`${text}\n`, { status: STATUS[reason], headers: { 'Content-Type': 'text/plain; charset=utf-8', ...rateLimitHeaders(budget) } }),
+  });
+  // A refused client learns that first, as on the API; a person within the budget whose answers
+  // are fine reads the same in the form (the action reports the budget).
+  const limited = () => refuse('rate_limited', outcomeMessage({ kind: 'rate_limited', retryAfterSeconds: budget.resetSeconds }, { next: '' }));
+  if (!sameOrigin(request.headers, services.config.siteUrl)) {
+    services.logger.info({ reqId: info.id, path: new URL(request.url).pathname }, 'web form submission from another site refused');
+    return budget.allowed ? refuse('forbidden', REFUSALS.forbidden) : limited();
+  }
+  const problem = await formBodyProblem(request);
+  if (problem) return budget.allowed ? refuse(problem, REFUSALS[problem]) : limited();
+  return { passed: true, budget };
+}
+
+/** Why the body cannot be a form's answers, or `undefined` when it can. Reads a copy: the action reads the request. */
+async function formBodyProblem(request: Request): Promise<Exclude<keyof typeof REFUSALS, 'forbidden'> | undefined> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!FORM_MEDIA_TYPES.has(contentType.split(';', 1)[0]!.trim().toLowerCase())) return 'unsupported_media_type';
+  let bytes: Buffer;
+  try {
+    bytes = await readBodyBytes(request.clone(), FORM_BODY_LIMIT);
+  } catch (err) {
+    if (err instanceof Problem && (err.code === 'payload_too_large' || err.code === 'request_timeout')) return err.code;
+    return 'bad_request';
+  }
+  try {
+    await new Response(new Uint8Array(bytes), { headers: { 'Content-Type': contentType } }).formData();
+  } catch {
+    return 'bad_request';
+  }
+  return undefined;
+}
