@@ -141,7 +141,8 @@ async function load(url: string, path: string, concurrency: number, kind: Load, 
 }
 
 /** The service is started exactly as `npm start` starts it: the same script, the same Node flags. */
-const startScript: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
+// `npm start` execs the server, so that npm waits for it; the benchmark runs the same command.
+const startScript: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start.replace(/^exec /, '');
 const serviceArgs = startScript.split(/\s+/).slice(1);
 if (startScript.split(/\s+/)[0] !== 'node') throw new Error(`npm start is expected to run node, not: ${startScript}`);
 

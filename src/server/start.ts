@@ -7,7 +7,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { handler } from '@astrojs/node/server.js';
-import { ConfigError } from '../config.ts';
+import { ConfigError, type Config } from '../config.ts';
 import { fillConfigured } from '../configured.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { backupInWorker, startBackups } from '../jobs/backups.ts';
@@ -71,6 +71,8 @@ export async function start(): Promise<void> {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ host: config.host, port, pid: process.pid, store: store.kind, limiter: config.redisUrl ? 'redis' : 'memory', officeMail: config.mail ? 'on' : 'off', backups: config.backups ? config.backups.dir : 'off', siteUrl: config.siteUrl }, 'listening');
+    // Besides the JSON log, one line for the person who just typed `npm start`.
+    process.stderr.write(`${startupLine(config, port)}\n`);
   });
 
   let stopping = false;
@@ -94,4 +96,13 @@ export async function start(): Promise<void> {
   // `on`, not `once`: a second signal while draining must not kill the process by default.
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** What a person starting the server needs to know: where it serves, and what it runs on. */
+export function startupLine(config: Config, port: number): string {
+  const store = config.database.kind === 'sqlite' ? `the SQLite file ${config.database.path}` : 'PostgreSQL';
+  const limiter = config.redisUrl ? 'in Redis' : 'in this process';
+  const mail = config.mail ? `office e-mail to ${config.mail.office.length} address${config.mail.office.length === 1 ? '' : 'es'}` : 'no office e-mail (SMTP_URL is not set)';
+  const backups = config.backups ? `backups every ${config.backups.intervalHours} h into ${config.backups.dir}` : 'no scheduled backups (BACKUP_DIR is not set)';
+  return `Lead Intake API: the site is at ${config.siteUrl} (listening on ${config.host}:${port}); leads are kept in ${store}, rate limits counted ${limiter}; ${mail}; ${backups}.`;
 }

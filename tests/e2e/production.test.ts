@@ -240,7 +240,8 @@ describe.skipIf(!systemdAnalyzeAvailable())('the systemd unit in deploy/', () =>
   });
 
   it('starts the server as `npm start` does, restarts it on failure, and lets it stop gracefully', () => {
-    const start = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string;
+    // `npm start` execs the server (so that npm waits for it); the unit runs the same command without npm.
+    const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string).replace(/^exec /, '');
     expect(unit).toContain(`ExecStart=/opt/lead-intake/node_modules/.bin/${start}\n`);
     for (const line of ['Restart=on-failure', 'KillSignal=SIGTERM', 'User=lead-intake', 'StateDirectory=lead-intake', 'ProtectSystem=strict', 'NoNewPrivileges=yes']) expect(unit).toContain(`\n${line}\n`);
   });
@@ -248,7 +249,7 @@ describe.skipIf(!systemdAnalyzeAvailable())('the systemd unit in deploy/', () =>
   it.skipIf(!canMountTmpfs())('needs no writable path but its data directory: the server runs with the application read-only and no home', async () => {
     // As under ProtectSystem=strict and ProtectHome=yes: the checkout bound read-only in a mount namespace of its own.
     const data = mkdtempSync(join(tmpdir(), 'readonly-app-'));
-    const start = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string;
+    const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string).replace(/^exec /, '');
     const root = ROOT.replace(/\/$/, '');
     const script = `mount --bind '${root}' '${root}' && mount -o remount,ro,bind '${root}' && cd '${root}' && ! touch .write-probe 2>/dev/null && exec node_modules/.bin/${start}`;
     const port = await freePort();
