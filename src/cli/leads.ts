@@ -111,6 +111,12 @@ const commands: Record<string, Command> = {
   },
 };
 
+// A reader that stops early (`leads export | head`) is normal: stop quietly, as `cat` does.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 const [name, ...args] = process.argv.slice(2);
 const command = name === undefined ? undefined : commands[name];
 try {

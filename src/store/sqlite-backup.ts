@@ -4,8 +4,8 @@
  * `backup` command and the server's scheduled backups (in a worker thread) both call it.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, chmodSync, closeSync, constants, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { accessSync, chmodSync, closeSync, constants, existsSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
 
 /** What a backup wrote. */
@@ -50,11 +50,19 @@ export async function backupSqliteFile(source: string, destination: string): Pro
   } catch (err) {
     throw new BackupError(`cannot write the backup into ${dir} (${code(err)})`, { cause: err });
   }
+  const clash = storeFileAt(source, destination);
+  if (clash) {
+    throw new BackupError(`${destination} is the store's own ${clash}: a backup written there would destroy the store it copies. Nothing was written. Name a file in another place, such as a backups folder.`);
+  }
   const partial = join(dir, `.${basename(destination)}.${randomBytes(4).toString('hex')}.partial`);
   const removePartial = () => {
     for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(`${partial}${suffix}`, { force: true });
   };
   try {
+    // Owner-only from its first byte: it holds every customer's details while it is written too.
+    // SQLite gives the journal it makes beside it the same mode.
+    closeSync(openSync(partial, 'wx', 0o600));
+    chmodSync(partial, 0o600);
     const from = new DatabaseSync(source, { timeout: 5_000 });
     try {
       await backup(from, partial, { rate: ALL_PAGES });
@@ -71,8 +79,6 @@ export async function backupSqliteFile(source: string, destination: string): Pro
     } finally {
       copy.close();
     }
-    // It holds every customer's details: readable by the owner alone, whatever the umask.
-    chmodSync(partial, 0o600);
     fsyncPath(partial);
     renameSync(partial, destination);
     fsyncPath(dir);
@@ -82,4 +88,34 @@ export async function backupSqliteFile(source: string, destination: string): Pro
     if (err instanceof BackupError) throw err;
     throw new BackupError(`the backup into ${dir} failed (${code(err)}): ${(err as Error).message}`, { cause: err });
   }
+}
+
+/**
+ * Which of the store's files (`source`, its `-wal`, its `-shm`) `destination` is, if any: the same
+ * file, whatever the spelling (a relative path, `..`, a symbolic link, a hard link).
+ */
+function storeFileAt(source: string, destination: string): string | undefined {
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      // Not there (yet): its folder's real path, and its own name.
+      return join(realpathSync(dirname(resolve(path))), basename(path));
+    }
+  };
+  const identity = (path: string) => {
+    try {
+      const { dev, ino } = statSync(path);
+      return `${dev}:${ino}`;
+    } catch {
+      return undefined;
+    }
+  };
+  const target = real(destination);
+  const targetId = identity(destination);
+  for (const [suffix, name] of [['', 'database file'], ['-wal', 'write-ahead log (-wal)'], ['-shm', 'shared-memory file (-shm)']] as const) {
+    const file = `${source}${suffix}`;
+    if (real(file) === target || (targetId !== undefined && identity(file) === targetId)) return name;
+  }
+  return undefined;
 }

@@ -174,6 +174,20 @@ describe('an export of 100,000 leads', () => {
     });
   }
 
+  it('stops quietly when its reader stops early (`leads export | head -c 10`)', async () => {
+    const path = await storeOf(2_000);
+    for (const format of ['jsonl', 'csv'] as const) {
+      const child = spawn(join(ROOT, 'node_modules/.bin/node'), ['src/cli/leads.ts', 'export', '--format', format], { cwd: ROOT, env: { ...childEnv(), DATABASE_URL: `file:${path}` }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+      // A reader that takes ten bytes and goes away.
+      child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(stderr, format).toBe('');
+      expect(code, format).toBe(0);
+    }
+  }, 60_000);
+
   it('runs in flat memory: under a heap of 24 MiB, less than half of what it writes, and in about the memory of 10,000', async () => {
     const [small, big] = [await storeOf(10_000), await storeOf(100_000)];
     for (const format of ['jsonl', 'csv'] as const) {
