@@ -3,7 +3,7 @@
  * disk before `submit` resolves), a busy timeout for other processes on the same file.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { receiptOf, storedConsent, type LeadRecord } from '../leads/lead.ts';
@@ -68,7 +68,12 @@ export interface SqliteStoreOptions {
 
 /** Opens (creating if needed) the SQLite store at `path`, applies migrations and checks its settings. */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = { groupCommit: true }): LeadStore {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // It holds every customer's details: a new store is its owner's alone, whatever the umask, and
+    // SQLite gives the -wal and -shm it makes beside it the same mode.
+    closeSync(openSync(path, 'a', 0o600));
+  }
   const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
   const mode = db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
