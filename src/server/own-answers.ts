@@ -5,7 +5,10 @@
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import type { HeaderSet } from '../http/security-headers.ts';
 import { Problem, problemResponse } from '../problems/problem.ts';
+import { setHeaders } from './serve-static.ts';
 
 /** Writes a web `Response` to a Node response. */
 export async function send(res: ServerResponse, response: Response): Promise<void> {
@@ -14,6 +17,19 @@ export async function send(res: ServerResponse, response: Response): Promise<voi
   res.statusCode = response.status;
   for (const [name, value] of response.headers) res.setHeader(name, value);
   res.end(body);
+}
+
+/**
+ * An answer the server makes itself on a request it has a `ServerResponse` for (under `/api/`, or
+ * for what the parser refused mid-request): `headers` (the API's security headers) on the response
+ * to come; a response that cannot be made is a bare 500, logged.
+ */
+export function answerOwn(res: ServerResponse, headers: HeaderSet, response: Promise<Response>, logger: Logger): Promise<void> {
+  setHeaders(res, headers);
+  return response.then((r) => send(res, r)).catch((err: unknown) => {
+    logger.error({ err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, 'answer failed');
+    if (!res.headersSent) res.writeHead(500).end();
+  });
 }
 
 /** Writes a whole web `Response` on a socket that has no `ServerResponse`, and closes the connection. */

@@ -9,8 +9,9 @@ describe('npm start', () => {
     const port = await freePort();
     const server = await startServer({ env: { PORT: String(port), SITE_URL: '' } });
     try {
-      const said = server.logs.filter((l) => l.startsWith('Lead Intake API:'));
-      expect(said).toEqual([
+      // Written beside the JSON log's "listening" line, on the other stream: it may come a moment later.
+      for (let i = 0; i < 100 && server.said.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(server.said).toEqual([
         `Lead Intake API: the site is at http://localhost:${port} (listening on 127.0.0.1:${port}); leads are kept in the SQLite file ${server.databaseUrl.slice('file:'.length)}, rate limits counted in this process; no office e-mail (SMTP_URL is not set); no scheduled backups (BACKUP_DIR is not set).`,
       ]);
       // The store holds every customer's details: its owner's alone, and so are its -wal and -shm.

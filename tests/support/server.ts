@@ -29,8 +29,10 @@ export interface RunningServer {
   databaseUrl: string;
   dir: string;
   child: ChildProcess;
-  /** Every line the server wrote, standard output and error. */
+  /** Every line the server wrote, standard output and error, but its one human start-up line. */
   logs: string[];
+  /** What the server said for a person at start-up (`Lead Intake API: …`), apart from its JSON log. */
+  said: string[];
   /** Sends SIGTERM and waits for the exit; returns the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
   /** Stops and removes the temporary directory. */
@@ -42,6 +44,9 @@ export interface StartOptions {
   /** Reuse a store directory (for restart tests). */
   dir?: string;
 }
+
+/** How the server's start-up line for a person begins (`src/server/start.ts`). */
+const HUMAN_LINE = 'Lead Intake API: ';
 
 /** Starts `npm start` with PORT=0 and waits for its `listening` log line. */
 export function startServer(options: StartOptions = {}): Promise<RunningServer> {
@@ -98,6 +103,7 @@ async function run(args: string[], options: StartOptions, ready: (line: string) 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
+  const said: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let pid = 0;
   const port = await new Promise<number>((resolve, reject) => {
@@ -110,7 +116,8 @@ async function run(args: string[], options: StartOptions, ready: (line: string) 
         const lines = buffered.split('\n');
         buffered = lines.pop()!;
         for (const line of lines) {
-          logs.push(line);
+          if (line.startsWith(HUMAN_LINE)) said.push(line);
+          else logs.push(line);
           const started = ready(line);
           if (started) {
             clearTimeout(timer);
@@ -149,6 +156,7 @@ async function run(args: string[], options: StartOptions, ready: (line: string) 
     dir,
     child,
     logs,
+    said,
     stop,
     async dispose() {
       await stop();
