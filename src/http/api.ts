@@ -6,12 +6,10 @@
  */
 import { CommitOutcomeUnknownError, StoreUnavailableError } from '../leads/store.ts';
 import { Problem, problemResponse } from '../problems/problem.ts';
-import { rateLimitKey } from './client-address.ts';
+import { peekSubmissions } from '../limiter/submissions.ts';
 import type { ApiContext, ApiRoute } from './context.ts';
 import { rateLimitHeaders, setAll } from './headers.ts';
-
-/** Seconds a caller is asked to wait when the lead store is unavailable. */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
+import { unavailable } from './leads-handler.ts';
 
 /** The `Allow` header of a route: its methods and OPTIONS. */
 export function allowHeader(route: ApiRoute): string {
@@ -26,7 +24,7 @@ export function serveRoute(route: ApiRoute, method: string, request: Request | u
   const headers = new Headers(route.deprecated ? ctx.services.aliasHeaders : undefined);
   return answer(ctx, headers, async () => {
     if (request && route.methods.includes(method)) return route.handle(request, ctx, route, headers);
-    if (route.rateLimited) setAll(headers, rateLimitHeaders(await ctx.services.limiter.peek(rateLimitKey(ctx.request.clientAddress))));
+    if (route.rateLimited) setAll(headers, rateLimitHeaders(await peekSubmissions(ctx.services.limiter, ctx.request.clientAddress)));
     const allow = allowHeader(route);
     if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: allow, 'Cache-Control': 'no-store' } });
     throw new Problem('method_not_allowed', `${method} is not supported on this path; use ${route.methods.join(' or ')}.`, {}, { Allow: allow });
@@ -55,14 +53,8 @@ async function answer(ctx: ApiContext, headers: Headers, handler: () => Promise<
 function toProblem(err: unknown, ctx: ApiContext): Problem {
   if (err instanceof Problem) return err;
   const log = ctx.services.logger;
-  if (err instanceof StoreUnavailableError) {
-    const unknown = err instanceof CommitOutcomeUnknownError;
-    log.error({ reqId: ctx.request.id, err: { name: err.name, message: err.message } }, unknown ? 'lead store connection lost during commit' : 'lead store unavailable');
-    const detail = unknown
-      ? 'The connection to the lead store failed while this lead was being committed, so it may have been stored. Retrying with the same Idempotency-Key, or the same body, cannot store it twice.'
-      : 'The lead store cannot be reached or cannot write at the moment; nothing was stored.';
-    return new Problem('service_unavailable', detail, {}, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
-  }
+  // A store that fails under any other route is answered as the intake's is.
+  if (err instanceof StoreUnavailableError) return unavailable(err instanceof CommitOutcomeUnknownError, err, ctx);
   log.error({ reqId: ctx.request.id, err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, 'unexpected error');
   return new Problem('internal_error', 'An unexpected failure happened on the server; nothing was stored.');
 }

@@ -31,15 +31,3 @@ export function clientAddress(peer: string | undefined, forwardedFor: string | s
   }
   return client;
 }
-
-/** The rate-limit key of an address: IPv6 clients are grouped by their /64, as one site usually holds one. */
-export function rateLimitKey(address: string): string {
-  if (isIP(address) !== 6) return address;
-  const [head = '', tail = ''] = address.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  // An embedded IPv4 tail (`::ffff:1.2.3.4`, `64:ff9b::1.2.3.4`) stands for two groups.
-  const width = (parts: string[]) => parts.length + (parts.at(-1)?.includes('.') ? 1 : 0);
-  const groups = address.includes('::') ? [...left, ...Array(8 - width(left) - width(right)).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
-}

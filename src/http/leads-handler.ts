@@ -2,12 +2,11 @@
  * `POST /api/v1/leads` and its deprecated alias `POST /api/leads`: one handler, the contract's
  * order of checks (first failure wins), rate-limit headers on every answer.
  */
-import { submitLead } from '../leads/service.ts';
-import { validateLead } from '../leads/validate.ts';
+import { takeLead, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { Problem } from '../problems/problem.ts';
 import { RATE_LIMIT, REPLAY_WINDOW_TEXT } from '../service-info.ts';
-import { rateLimitKey } from './client-address.ts';
+import { spendSubmission } from '../limiter/submissions.ts';
 import type { ApiContext, ApiRoute } from './context.ts';
 import { jsonResponse, rateLimitHeaders, setAll } from './headers.ts';
 import { parseIdempotencyKey } from './idempotency-key.ts';
@@ -43,7 +42,7 @@ function refuseUnread(request: Request, limit: RateLimitState): Problem | undefi
 /** Handles a POST to either lead path; `serveRoute` has added the alias headers and answers other methods. */
 export async function handleLeadRequest(request: Request, ctx: ApiContext, route: ApiRoute, headers: Headers): Promise<Response> {
   const { services } = ctx;
-  const limit = await services.limiter.consume(rateLimitKey(ctx.request.clientAddress));
+  const limit = await spendSubmission(services.limiter, ctx.request.clientAddress);
   setAll(headers, rateLimitHeaders(limit));
   const refusal = refuseUnread(request, limit);
   if (refusal) {
@@ -51,23 +50,42 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
     throw refusal;
   }
   const body = parseJson(await readBodyText(request));
-  const validation = validateLead(body);
-  if (!validation.ok) {
-    const { errors, consentMissing } = validation;
-    throw consentMissing
-      ? new Problem('consent_required', `communicationsConsent must be true${errors.length > 1 ? `; ${plural(errors.length - 1, 'other field problem')} also listed in errors` : ''}.`, { errors })
-      : new Problem('validation_failed', `${plural(errors.length, 'field problem')} found; each is listed in errors.`, { errors });
-  }
-  const idempotencyKey = parseIdempotencyKey(request.headers.get('idempotency-key'));
   const meta = { receivedVia: route.path, channel: 'api' as const, clientAddress: ctx.request.clientAddress, userAgent: request.headers.get('user-agent'), now: new Date() };
-  const outcome = await submitLead(services.store, validation.lead, body, meta, idempotencyKey);
+  const outcome = await takeLead(services.store, {
+    body,
+    meta,
+    idempotency: () => {
+      const key = parseIdempotencyKey(request.headers.get('idempotency-key'));
+      return key === undefined ? undefined : { key, boundTo: body };
+    },
+  });
   switch (outcome.kind) {
     case 'created':
     case 'replayed':
       return jsonResponse(201, outcome.receipt, outcome.kind === 'replayed' ? { 'Idempotent-Replayed': 'true' } : {});
+    case 'invalid': {
+      const { errors, consentMissing } = outcome;
+      throw consentMissing
+        ? new Problem('consent_required', `communicationsConsent must be true${errors.length > 1 ? `; ${plural(errors.length - 1, 'other field problem')} also listed in errors` : ''}.`, { errors })
+        : new Problem('validation_failed', `${plural(errors.length, 'field problem')} found; each is listed in errors.`, { errors });
+    }
     case 'key_reused':
       throw new Problem('idempotency_key_reused', `This Idempotency-Key was used in the last ${REPLAY_WINDOW_TEXT} with a different body.`);
     case 'duplicate':
       throw new Problem('duplicate_submission', `The same lead was already accepted in the last ${REPLAY_WINDOW_TEXT}.`, { leadId: outcome.leadId });
+    case 'unavailable':
+      throw unavailable(outcome.maybeStored, outcome.cause, ctx);
+    case 'held':
+      // The API holds nothing back: only a door's own `admit` does.
+      throw new Error('a lead held back without a reason');
   }
+}
+
+/** The 503 of a store that could not take a lead, logged once with what the store said. */
+export function unavailable(maybeStored: boolean, cause: Error, ctx: ApiContext): Problem {
+  ctx.services.logger.error({ reqId: ctx.request.id, err: { name: cause.name, message: cause.message } }, maybeStored ? 'lead store connection lost during commit' : 'lead store unavailable');
+  const detail = maybeStored
+    ? 'The connection to the lead store failed while this lead was being committed, so it may have been stored. Retrying with the same Idempotency-Key, or the same body, cannot store it twice.'
+    : 'The lead store cannot be reached or cannot write at the moment; nothing was stored.';
+  return new Problem('service_unavailable', detail, {}, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
 }

@@ -10,11 +10,11 @@
  * act on (the page's script shows it as the form's message), and every submission, refused or
  * not, is one of the client's submissions a minute.
  */
-import { rateLimitKey } from '../http/client-address.ts';
 import type { ApiContext } from '../http/context.ts';
 import { rateLimitHeaders } from '../http/headers.ts';
 import { readBodyBytes } from '../http/read-body.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
+import { spendSubmission } from '../limiter/submissions.ts';
 import { Problem } from '../problems/problem.ts';
 import { sameOrigin } from './origin.ts';
 import { outcomeMessage } from './submit.ts';
@@ -53,7 +53,7 @@ export type FormGate = { passed: true; budget: RateLimitState } | { passed: fals
 /** Checks a web-form submission; `locals` are the request's services and facts. */
 export async function guardFormSubmission(request: Request, locals: ApiContext): Promise<FormGate> {
   const { services, request: info } = locals;
-  const budget = await services.limiter.consume(rateLimitKey(info.clientAddress));
+  const budget = await spendSubmission(services.limiter, info.clientAddress);
   const refuse = (reason: keyof typeof STATUS, text: string): FormGate => ({
     passed: false,
     reason,

@@ -4,14 +4,11 @@
  * web forms have spam traps (a hidden field and a minimum fill time), and what they catch is
  * answered like a success and never stored.
  */
-import { rateLimitKey } from '../http/client-address.ts';
+import { spendSubmission } from '../limiter/submissions.ts';
 import type { AppServices, RequestInfo } from '../http/context.ts';
 import { fieldOf, personMessage } from '../leads/fields.ts';
 import { MAX_LENGTH } from '../leads/schema.ts';
-import { submitLead } from '../leads/service.ts';
-import { CommitOutcomeUnknownError, StoreUnavailableError } from '../leads/store.ts';
-import { validateLead } from '../leads/validate.ts';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/api.ts';
+import { takeLead, UNAVAILABLE_RETRY_AFTER_SECONDS, type IntakeOutcome } from '../leads/intake.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { issueFormToken, readFormToken } from './token.ts';
 import { WEB_FORMS, type WebForm } from './forms.ts';
@@ -103,7 +100,7 @@ export async function submitWebForm(
 
   // The same budget as the API: a form submission is one of the client's submissions a minute,
   // counted once, by the middleware's guard when the request came through it.
-  const limit = ctx.budget ?? (await services.limiter.consume(rateLimitKey(request.clientAddress)));
+  const limit = ctx.budget ?? (await spendSubmission(services.limiter, request.clientAddress));
   if (!limit.allowed) return result({ kind: 'rate_limited', retryAfterSeconds: limit.resetSeconds });
 
   const caughtBy = (trap: string) => {
@@ -122,35 +119,41 @@ export async function submitWebForm(
     form === 'quote'
       ? { ...values, communicationsConsent: consent, ...(consent && { consentTimestamp: now.toISOString() }), pageUrl }
       : { formType: 'support', ...values };
-  const validation = validateLead(body);
-  if (!validation.ok) {
-    const errors = validation.errors.map((e) => {
-      const field = fieldOf(e) ?? 'form';
-      return { field, message: personMessage(e, MAX_LENGTH[field as keyof typeof MAX_LENGTH]) };
-    });
-    return result({ kind: 'invalid', errors });
-  }
-  // Checked once the answers are valid, so that a person who sends an empty form at once reads what is missing.
-  if (now.getTime() - token.renderedAt < MIN_FILL_MS) return caughtBy('sent faster than a person fills it in');
   const meta = { receivedVia: WEB_FORMS[form].path, channel: 'web-form' as const, ...(words.disclosure && { disclosure: words.disclosure }), clientAddress: request.clientAddress, userAgent: ctx.userAgent, now };
+  // Checked once the answers are valid, so that a person who sends an empty form at once reads what is missing.
+  const tooFast = now.getTime() - token.renderedAt < MIN_FILL_MS;
+  let outcome: IntakeOutcome;
   try {
-    // The key is bound to what the person typed (and ticked), not to the time of the submission.
-    const outcome = await submitLead(services.store, validation.lead, { form, ...values, consent }, meta, `web-form:${token.idempotencyKey}`);
-    switch (outcome.kind) {
-      case 'created':
-      case 'replayed':
-        return result({ kind: 'received', reference: outcome.receipt.id });
-      case 'duplicate':
-        return result({ kind: 'duplicate', reference: outcome.leadId });
-      case 'key_reused':
-        return result({ kind: 'already_sent' }, nextToken(true));
-    }
+    outcome = await takeLead(services.store, {
+      body,
+      meta,
+      // The key is bound to what the person typed (and ticked), not to the time of the submission.
+      idempotency: () => ({ key: `web-form:${token.idempotencyKey}`, boundTo: { form, ...values, consent } }),
+      admit: () => !tooFast,
+    });
   } catch (err) {
-    if (err instanceof StoreUnavailableError) {
-      services.logger.error({ reqId: request.id, form, err: { name: err.name, message: err.message } }, 'lead store unavailable for a web form submission');
-      return result({ kind: 'unavailable', retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS, maybeStored: err instanceof CommitOutcomeUnknownError });
-    }
     services.logger.error({ reqId: request.id, form, err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, 'unexpected error in a web form submission');
     return result({ kind: 'failed' });
+  }
+  switch (outcome.kind) {
+    case 'invalid': {
+      const errors = outcome.errors.map((e) => {
+        const field = fieldOf(e) ?? 'form';
+        return { field, message: personMessage(e, MAX_LENGTH[field as keyof typeof MAX_LENGTH]) };
+      });
+      return result({ kind: 'invalid', errors });
+    }
+    case 'held':
+      return caughtBy('sent faster than a person fills it in');
+    case 'created':
+    case 'replayed':
+      return result({ kind: 'received', reference: outcome.receipt.id });
+    case 'duplicate':
+      return result({ kind: 'duplicate', reference: outcome.leadId });
+    case 'key_reused':
+      return result({ kind: 'already_sent' }, nextToken(true));
+    case 'unavailable':
+      services.logger.error({ reqId: request.id, form, err: { name: outcome.cause.name, message: outcome.cause.message } }, 'lead store unavailable for a web form submission');
+      return result({ kind: 'unavailable', retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS, maybeStored: outcome.maybeStored });
   }
 }

@@ -1,6 +1,7 @@
 import { BlockList } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { clientAddress, normaliseAddress, rateLimitKey } from '../../src/http/client-address.ts';
+import { clientAddress, normaliseAddress } from '../../src/http/client-address.ts';
+import { rateLimitKey } from '../../src/limiter/submissions.ts';
 
 const trust = (...entries: string[]) => {
   const list = new BlockList();
