@@ -2,8 +2,10 @@
  * The office's e-mail about one new lead: who, what they asked for, how to reach them, when it
  * came and its reference. Plain text. Every value that reaches a header (the subject, the Reply-To
  * name) is reduced to one line of printable text first, so that no field, however it was stored,
- * can add a header; Nodemailer then encodes what is left.
+ * can add a header, and is then written so that the office's mail client shows exactly that text
+ * (`literalHeaderText`); Nodemailer encodes the rest.
  */
+import { encodeWord } from 'nodemailer/lib/mime-funcs';
 import type { LeadRecord } from '../leads/lead.ts';
 import { formatUsPhone } from '../leads/phone.ts';
 
@@ -46,7 +48,12 @@ const MULTI_LINE = new Set(['notes', 'message']);
 
 const WHAT = { quote: 'Quote request', support: 'Contact message' } as const;
 
-// Control characters (C0, C1, DEL), line and paragraph separators, and bidirectional overrides.
+// Control characters (C0, C1, DEL), line and paragraph separators, and bidirectional embeddings,
+// overrides and isolates (U+202A–U+202E, U+2066–U+2069). They become a space rather than a visible
+// escape: validation refuses the control and bidirectional ones in a field that is one line, so
+// only a lead stored before that rule, or by hand, can hold one, and the office needs a name it
+// can read, not a code point. Left in a subject or a display name, an override reverses the text
+// after it (a name can then show as an address) and a line break can split the header.
 const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
 const NOT_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
 
@@ -54,6 +61,19 @@ const NOT_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u20
 export function oneLine(value: string, max = 200): string {
   const line = value.replace(NOT_ONE_LINE, ' ').replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/**
+ * Header text that the office's mail client shows as these very characters. Nodemailer passes on
+ * text that already reads as an RFC 2047 encoded word (`=?UTF-8?Q?…?=`) as it is, and the client
+ * then decodes it: a name typed as `=?UTF-8?B?Q0VPIDxjZW9AZXhhbXBsZS1jbGVhbmluZy5jb20+?=` would show
+ * as "CEO <ceo@example-cleaning.com>", and `=0D=0A` or `=E2=80=AE` as a line break or a
+ * right-to-left override that no check ever saw. Text holding `=?` is therefore encoded as a
+ * whole, so that decoding gives back the `=?` and everything around it; other text is left to
+ * Nodemailer, which encodes what needs it.
+ */
+export function literalHeaderText(text: string): string {
+  return text.includes('=?') ? encodeWord(text, 'Q', 52) : text;
 }
 
 /** Free text with its line breaks kept (as `\n`), every other control character removed. */
@@ -126,8 +146,12 @@ export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): O
   return {
     from: { name: oneLine(settings.from.name, 100) || settings.company.name, address: settings.from.address },
     to: [...settings.to],
-    ...(canReply && { replyTo: { name, address } }),
-    subject: oneLine(`${what} from ${name}`, 150),
+    // Nodemailer puts a display name of printable ASCII, as these encoded words are, in quotes.
+    // Most mail clients (and mailparser) decode encoded words there too, against RFC 2047 §5 (it
+    // is how a typed one was shown decoded), and so show the name as typed; a client that keeps
+    // to the RFC shows the encoded words themselves, never another name.
+    ...(canReply && { replyTo: { name: literalHeaderText(name), address } }),
+    subject: literalHeaderText(oneLine(`${what} from ${name}`, 150)),
     text,
     messageId: `<lead-${lead.id}@${new URL(settings.siteUrl).hostname}>`,
     // A machine's message (RFC 3834): vacation and other automatic replies are not sent to the customer.

@@ -247,6 +247,30 @@ describe('the office\'s e-mail through a crash, beside another instance, and aga
     }
   });
 
+  it('shows a name that looks like an RFC 2047 encoded word as the characters typed, through a real mail server', async () => {
+    const sink = await smtpSink();
+    const server = await startServer({ env: mailEnv(sink) });
+    try {
+      const names = ['=?UTF-8?Q?Jane_Doe=E2=80=AE=0D=0AX-Fake:_yes=E2=80=AC_URGENT?=', '=?UTF-8?B?Q0VPIDxjZW9AZXhhbXBsZS1jbGVhbmluZy5jb20+?='];
+      const bodies = names.map((name) => quote({ name }));
+      const ids: string[] = [];
+      for (const body of bodies) ids.push(await submit(server, body));
+      const received = await sink.waitFor(2);
+      for (const [i, name] of names.entries()) {
+        const mail = received.find((m) => leadOf(m) === ids[i])!;
+        expect(mail.parsed.subject).toBe(`Quote request from ${name}`);
+        expect(mail.parsed.replyTo?.value).toEqual([{ name, address: String(bodies[i]!.email) }]);
+        expect(mail.parsed.text).toContain(`\nName: ${name}\n`);
+        expect(mail.parsed.headers.has('x-fake')).toBe(false);
+        expect(mail.raw.slice(0, mail.raw.indexOf('\r\n\r\n'))).not.toMatch(/^X-Fake:/im);
+      }
+      expectCleanLog(server.logs, bodies);
+    } finally {
+      await server.dispose();
+      await sink.stop();
+    }
+  });
+
   it('refuses to start on a bad mail setting, naming the variable and never the password', async () => {
     const sink = await smtpSink({ listening: false });
     const attempt = startServer({ env: { ...mailEnv(sink), SMTP_URL: 'smtp://leads:hunter2-secret@mail.example.com/inbox', MAIL_FROM: '' } });

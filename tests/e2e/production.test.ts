@@ -7,6 +7,7 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -289,6 +290,9 @@ describe.skipIf(!systemdAnalyzeAvailable())('the systemd unit in deploy/', () =>
 });
 
 describe.skipIf(!nginxAvailable())('HTTPS in front of one instance, with deploy/nginx/lead-intake.conf', () => {
+  // The name the test gives the file's server blocks in place of www.example-cleaning.com.
+  const NAME = 'localhost';
+  const HSTS = 'max-age=31536000; includeSubDomains';
   let dir: string;
   let server: RunningServer;
   let proxy: { url: string; stop(): Promise<void> };
@@ -296,10 +300,10 @@ describe.skipIf(!nginxAvailable())('HTTPS in front of one instance, with deploy/
   let httpsPort: number;
   let httpPort: number;
 
-  /** A request over TLS to nginx, trusting the test's own certificate. */
-  const https = (path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) =>
+  /** A request over TLS to nginx on `port`, trusting the test's own certificate. */
+  const https = (path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}, port = httpsPort) =>
     new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
-      const req = httpsRequest({ host: '127.0.0.1', port: httpsPort, servername: 'localhost', path, method: init.method ?? 'GET', ca, headers: { Host: `localhost:${httpsPort}`, ...init.headers } }, (res) => {
+      const req = httpsRequest({ host: '127.0.0.1', port, servername: NAME, path, method: init.method ?? 'GET', ca, headers: { Host: `${NAME}:${port}`, ...init.headers } }, (res) => {
         let text = '';
         res.on('data', (c) => (text += c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
@@ -308,24 +312,48 @@ describe.skipIf(!nginxAvailable())('HTTPS in front of one instance, with deploy/
       req.end(init.body);
     });
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'https-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-    ca = readFileSync(join(dir, 'cert.pem'));
-    [httpsPort, httpPort] = [await freePort(), await freePort()];
-    server = await startServer({ env: { SITE_URL: `https://localhost:${httpsPort}`, TRUST_PROXY: '127.0.0.1, ::1' } });
-    // The repository's file, with this machine's ports, name and certificate in place of the example's.
+  /** A TLS handshake with nginx as a client limited by `options`: what was negotiated, or the error it ended in. */
+  const handshake = (options: ConnectionOptions) =>
+    new Promise<{ protocol: string | null; cipher: string; ticket: Buffer | undefined; session: Buffer | undefined; reused: boolean } | Error>((resolve) => {
+      const socket = tlsConnect({ host: '127.0.0.1', port: httpsPort, servername: NAME, ca, ...options });
+      let session: Buffer | undefined;
+      socket.on('session', (s: Buffer) => (session = s));
+      socket.on('error', resolve);
+      socket.once('secureConnect', () => {
+        // A TLS 1.2 server sends its ticket, if it issues one, before its Finished: it is here by now.
+        const negotiated = { protocol: socket.getProtocol(), cipher: socket.getCipher().standardName, ticket: socket.getTLSTicket(), reused: socket.isSessionReused() };
+        // What happens to the connection after the handshake is not the question.
+        socket.removeAllListeners('error').on('error', () => {});
+        socket.once('close', () => resolve({ ...negotiated, session }));
+        socket.end();
+      });
+    });
+
+  /** Runs the repository's file with this machine's ports, name and certificate in place of the example's, in front of `upstream`. */
+  async function startProxy(root: string, ports: { http: number; https: number }, upstream: number) {
+    mkdirSync(root, { recursive: true });
     const site = readFileSync(join(ROOT, 'deploy/nginx/lead-intake.conf'), 'utf8')
       .replace(/^\s*listen \[::\]:.*\n/gm, '')
-      .replace('listen 80;', `listen 127.0.0.1:${httpPort};`)
-      .replace('listen 443 ssl http2;', `listen 127.0.0.1:${httpsPort} ssl http2;`)
-      .replaceAll('server_name www.example-cleaning.com;', 'server_name localhost;')
+      .replace('listen 80;', `listen 127.0.0.1:${ports.http};`)
+      .replace('listen 443 ssl http2;', `listen 127.0.0.1:${ports.https} ssl http2;`)
+      .replaceAll('server_name www.example-cleaning.com;', `server_name ${NAME};`)
       .replace(/ssl_certificate \S+;/, `ssl_certificate ${join(dir, 'cert.pem')};`)
       .replace(/ssl_certificate_key \S+;/, `ssl_certificate_key ${join(dir, 'key.pem')};`)
-      .replace('root /var/www/certbot;', `root ${dir};`)
-      .replace('proxy_pass http://127.0.0.1:4321;', `proxy_pass http://127.0.0.1:${server.port};`);
-    writeFileSync(join(dir, 'site.conf'), site);
-    proxy = await runNginx(dir, `  include ${join(dir, 'site.conf')};`, `http://127.0.0.1:${httpPort}/`, (url) => fetch(url, { redirect: 'manual' }).then((r) => r.status === 301, () => false));
+      .replace('root /var/www/certbot;', `root ${root};`)
+      .replace('proxy_pass http://127.0.0.1:4321;', `proxy_pass http://127.0.0.1:${upstream};`);
+    // Every directive naming the example's host must have been rewritten, or the test would run something else than the file.
+    expect(site.replace(/#.*$/gm, '')).not.toContain('example-cleaning.com');
+    writeFileSync(join(root, 'site.conf'), site);
+    return runNginx(root, `  include ${join(root, 'site.conf')};`, `http://127.0.0.1:${ports.http}/`, (url) => fetch(url, { redirect: 'manual' }).then((r) => r.status === 301, () => false));
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'https-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', `/CN=${NAME}`, '-addext', `subjectAltName=DNS:${NAME}`, '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    ca = readFileSync(join(dir, 'cert.pem'));
+    [httpsPort, httpPort] = [await freePort(), await freePort()];
+    server = await startServer({ env: { SITE_URL: `https://${NAME}:${httpsPort}`, TRUST_PROXY: '127.0.0.1, ::1' } });
+    proxy = await startProxy(join(dir, 'nginx'), { http: httpPort, https: httpsPort }, server.port);
   });
   afterAll(async () => {
     await proxy?.stop();
@@ -333,18 +361,48 @@ describe.skipIf(!nginxAvailable())('HTTPS in front of one instance, with deploy/
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('redirects plain HTTP to HTTPS', async () => {
-    const reply = await rawRequest(`http://127.0.0.1:${httpPort}/quote?x=1`, { method: 'GET', headers: { Host: 'localhost' } });
+  it('redirects plain HTTP to HTTPS, with nosniff', async () => {
+    const reply = await rawRequest(`http://127.0.0.1:${httpPort}/quote?x=1`, { method: 'GET', headers: { Host: NAME } });
     expect(reply.status).toBe(301);
-    expect(reply.headers.location).toBe('https://localhost/quote?x=1');
+    expect(reply.headers.location).toBe(`https://${NAME}/quote?x=1`);
+    expect(reply.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it('serves the API and the pages over TLS, with HSTS and links on the https origin', async () => {
+  it('redirects to its configured name, never to the Host a client sends', async () => {
+    const reply = await rawRequest(`http://127.0.0.1:${httpPort}/quote?x=1`, { method: 'GET', headers: { Host: 'evil.example' } });
+    expect(reply.status).toBe(301);
+    expect(reply.headers.location).toBe(`https://${NAME}/quote?x=1`);
+  });
+
+  it('serves the API and the pages over TLS, with one HSTS and one nosniff, and links on the https origin', async () => {
     const status = await https('/api/v1');
     expect(status.status).toBe(200);
-    expect(status.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
-    expect(JSON.parse(status.text).links.leads).toBe(`https://localhost:${httpsPort}/api/v1/leads`);
+    // The service's own value, once: nginx sends it in place of the service's copy, not beside it.
+    expect(status.headers['strict-transport-security']).toBe(HSTS);
+    expect(status.headers['x-content-type-options']).toBe('nosniff');
+    expect((await call(`${server.url}/api/v1`)).headers.get('strict-transport-security')).toBe(HSTS);
+    expect(JSON.parse(status.text).links.leads).toBe(`https://${NAME}:${httpsPort}/api/v1/leads`);
     expect((await https('/quote')).status).toBe(200);
+  });
+
+  it('negotiates TLS 1.3, and TLS 1.2 only with ECDHE and an AEAD cipher: a client offering only a CBC suite (SHA-1 or SHA-384) or RSA key exchange is refused', async () => {
+    expect(await handshake({})).toMatchObject({ protocol: 'TLSv1.3' });
+    expect(await handshake({ maxVersion: 'TLSv1.2', ciphers: 'ECDHE-RSA-AES128-GCM-SHA256' })).toMatchObject({ protocol: 'TLSv1.2', cipher: 'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256' });
+    expect(await handshake({ maxVersion: 'TLSv1.2', ciphers: 'ECDHE-RSA-CHACHA20-POLY1305' })).toMatchObject({ protocol: 'TLSv1.2', cipher: 'TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256' });
+    for (const ciphers of ['ECDHE-RSA-AES128-SHA', 'ECDHE-RSA-AES256-SHA384', 'AES128-GCM-SHA256']) {
+      const refused = await handshake({ maxVersion: 'TLSv1.2', ciphers });
+      expect(refused, ciphers).toBeInstanceOf(Error);
+      expect((refused as Error).message, ciphers).toMatch(/handshake failure/i);
+    }
+  });
+
+  it('issues no TLS session tickets, and resumes a TLS 1.2 session from its own cache', async () => {
+    const first = await handshake({ maxVersion: 'TLSv1.2' });
+    if (first instanceof Error) throw first;
+    expect(first.ticket).toBeUndefined();
+    expect(first.session).toBeInstanceOf(Buffer);
+    const again = await handshake({ maxVersion: 'TLSv1.2', session: first.session });
+    expect(again).toMatchObject({ reused: true, ticket: undefined });
   });
 
   it('takes a lead, recording the address nginx saw rather than one the client claims', async () => {
@@ -360,5 +418,26 @@ describe.skipIf(!nginxAvailable())('HTTPS in front of one instance, with deploy/
     expect(big.status).toBe(413);
     expect(big.headers['content-type']).toBe('application/problem+json');
   });
-});
 
+  it('sends HSTS and nosniff on the 413 nginx answers itself, for a body past its own limit', async () => {
+    const huge = await https('/api/v1/leads', { method: 'POST', body: 'x'.repeat(2 * 1024 * 1024), headers: { 'Content-Type': 'application/json' } });
+    expect(huge.status).toBe(413);
+    expect(huge.headers['content-type']).toBe('text/html');
+    expect(huge.headers['strict-transport-security']).toBe(HSTS);
+    expect(huge.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('sends HSTS and nosniff on the 502 nginx answers itself when the service is down', async () => {
+    // The same file in front of a port nobody listens on.
+    const ports = { http: await freePort(), https: await freePort() };
+    const down = await startProxy(join(dir, 'nginx-down'), ports, await freePort());
+    try {
+      const reply = await https('/api/v1', {}, ports.https);
+      expect(reply.status).toBe(502);
+      expect(reply.headers['strict-transport-security']).toBe(HSTS);
+      expect(reply.headers['x-content-type-options']).toBe('nosniff');
+    } finally {
+      await down.stop();
+    }
+  });
+});

@@ -69,6 +69,35 @@ describe('the office\'s message about a lead', () => {
     expect(officeMessage(lead(quote()), settings).messageId).not.toBe(officeMessage(record, settings).messageId);
   });
 
+  it('shows a name that looks like an RFC 2047 encoded word as the characters typed, in the subject, the Reply-To name and the body', async () => {
+    // All pass validation (printable ASCII). Decoded by a mail client, the first would show a line
+    // break, a forged header line and a right-to-left override, the second another address, the
+    // third another name.
+    for (const name of [
+      '=?UTF-8?Q?Jane_Doe=E2=80=AE=0D=0AX-Fake:_yes=E2=80=AC_URGENT?=',
+      '=?UTF-8?B?Q0VPIDxjZW9AZXhhbXBsZS1jbGVhbmluZy5jb20+?=',
+      'Jane =?utf-8?q?CEO?= Doe',
+    ]) {
+      const { raw, mail } = await delivered(lead(quote({ name, email: 'jane.doe@example.com' })));
+      expect(mail.subject).toBe(`Quote request from ${name}`);
+      expect(mail.replyTo?.value).toEqual([{ name, address: 'jane.doe@example.com' }]);
+      expect(mail.text).toContain(`Quote request from ${name}, received`);
+      expect(mail.text).toContain(`\nName: ${name}\n`);
+      expect(mail.headers.has('x-fake')).toBe(false);
+      expect(raw.slice(0, raw.indexOf('\r\n\r\n'))).not.toMatch(/^X-Fake:/im);
+    }
+  });
+
+  it('shows no bidirectional control or line separator from a name that reached the store, and keeps the words apart', async () => {
+    const record = lead(quote({ name: 'Jane Doe' }));
+    // Validation refuses the bidirectional controls in a name; a lead stored by an older version, or by hand, may hold them.
+    const stored: LeadRecord = { ...record, fields: { ...record.fields, name: 'Jane\u202emoc.elpmaxe@oec\u202c Doe\u2066x\u2069\u2028y' } };
+    const { mail } = await delivered(stored);
+    expect(mail.subject).toBe('Quote request from Jane moc.elpmaxe@oec Doe x y');
+    expect(mail.replyTo?.value[0]?.name).toBe('Jane moc.elpmaxe@oec Doe x y');
+    expect(mail.text).toContain('\nName: Jane moc.elpmaxe@oec Doe x y\n');
+  });
+
   it('adds no header from a name or e-mail with line breaks, however the lead was stored', async () => {
     const record = lead(quote({ name: 'Jane Doe' }));
     const stored: LeadRecord = {
