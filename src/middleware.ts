@@ -1,15 +1,15 @@
 /**
  * Astro middleware, run for every on-demand request under `astro dev`, our server or any adapter:
  * hands the process's services and this request's facts to the route as `locals`, checks a web
- * form submission before its action reads it (`web-forms/guard.ts`), and puts the security headers of its class and the
+ * form submission before its action reads it (`http/form-guard.ts`), and puts the security headers of its class and the
  * request id on what the route answers.
  */
 import { randomUUID } from 'node:crypto';
 import { defineMiddleware } from 'astro:middleware';
 import { isApiPath } from './http/routes.ts';
 import { securityHeaders } from './http/security-headers.ts';
-import { services } from './services.ts';
-import { guardFormSubmission } from './web-forms/guard.ts';
+import { services } from './app/services.ts';
+import { guardFormSubmission } from './http/form-guard.ts';
 import { isFormSubmission } from './web-forms/origin.ts';
 
 export const onRequest = defineMiddleware(async (context, next) => {

@@ -17,7 +17,7 @@ import { findApiRoute, isApiPath } from '../http/routes.ts';
 import type { SecurityHeaders } from '../http/security-headers.ts';
 import { Problem, problemResponse } from '../problems/problem.ts';
 import { MAX_BODY_BYTES } from '../service-info.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../app/services.ts';
 import { answerClientErrors } from './client-errors.ts';
 import { answerConnect } from './connect.ts';
 import { createFlights } from './flights.ts';

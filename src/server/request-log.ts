@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import { requestLogger } from '../logger.ts';
+import { requestLogger } from '../app/logger.ts';
 
 /** At most this much of an odd request target is logged beside the path it was normalised to. */
 const MAX_TARGET_LOGGED = 200;

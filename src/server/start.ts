@@ -15,7 +15,7 @@ import { startOfficeMail, type OfficeMailJob } from '../jobs/office-mail.ts';
 import { startRetention } from '../jobs/retention.ts';
 import { officeMessage } from '../mail/office-message.ts';
 import { smtpMailer } from '../mail/smtp.ts';
-import { services, StartupError, type Services } from '../services.ts';
+import { services, StartupError, type Services } from '../app/services.ts';
 import { createAppServer, type AstroHandler } from './app-server.ts';
 import { loadStaticFiles } from './static-files.ts';
 

@@ -5,7 +5,7 @@
  * answered like a success and never stored.
  */
 import { spendSubmission } from '../limiter/submissions.ts';
-import type { AppServices, RequestInfo } from '../http/context.ts';
+import type { AppServices, RequestInfo } from '../app/context.ts';
 import { fieldOf, personMessage } from '../leads/fields.ts';
 import { MAX_LENGTH } from '../leads/schema.ts';
 import { takeLead, UNAVAILABLE_RETRY_AFTER_SECONDS, type IntakeOutcome } from '../leads/intake.ts';

@@ -13,7 +13,7 @@ import type { ApiContext } from '../../src/http/context.ts';
 import { aliasHeaders } from '../../src/http/deprecation.ts';
 import { findApiRoute } from '../../src/http/routes.ts';
 import { createLimiter } from '../../src/limiter/index.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/app/logger.ts';
 import { openSqliteStore } from '../../src/store/sqlite-store.ts';
 import { quote } from '../support/fixtures.ts';
 

@@ -4,13 +4,13 @@
  * on-demand route as `locals.services`, under `astro dev`, under our server and under any other
  * adapter alike; our server asks for them at start-up so that a bad configuration stops the start.
  */
-import { ConfigError, getConfig } from './config.ts';
-import type { AppServices } from './http/context.ts';
-import { aliasHeaders, checkSunsetNotice } from './http/deprecation.ts';
-import { createLimiter } from './limiter/index.ts';
+import { ConfigError, getConfig } from '../config.ts';
+import type { AppServices } from './context.ts';
+import { aliasHeaders, checkSunsetNotice } from '../http/deprecation.ts';
+import { createLimiter } from '../limiter/index.ts';
 import { createLogger } from './logger.ts';
-import { createLeadStore } from './store/index.ts';
-import { publishedOffer } from './web-forms/words.ts';
+import { createLeadStore } from '../store/index.ts';
+import { publishedOffer } from '../web-forms/words.ts';
 
 /** The services, and how to close what they hold open. */
 export interface Services extends AppServices {

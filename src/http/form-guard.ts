@@ -10,14 +10,14 @@
  * act on (the page's script shows it as the form's message), and every submission, refused or
  * not, is one of the client's submissions a minute.
  */
-import type { ApiContext } from '../http/context.ts';
-import { rateLimitHeaders } from '../http/headers.ts';
-import { readBodyBytes } from '../http/read-body.ts';
+import type { ApiContext } from './context.ts';
+import { rateLimitHeaders } from './headers.ts';
+import { readBodyBytes } from './read-body.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { spendSubmission } from '../limiter/submissions.ts';
 import { Problem } from '../problems/problem.ts';
-import { sameOrigin } from './origin.ts';
-import { outcomeMessage } from './submit.ts';
+import { sameOrigin } from '../web-forms/origin.ts';
+import { outcomeMessage } from '../web-forms/submit.ts';
 
 /**
  * The most a form's answers take on the wire: every field at its longest, in any script, encoded
