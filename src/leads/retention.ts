@@ -5,7 +5,6 @@
  * its own short transaction, so that submissions never wait behind it; deleting a person's data
  * on request leaves a record that proves it was done, without the person's data.
  */
-import { createHmac } from 'node:crypto';
 import { toE164UsPhone } from './phone.ts';
 import { REPLAY_WINDOW_MS, type LeadStore, type PersonMatch, type Purged, type Removed } from './store.ts';
 
@@ -50,14 +49,8 @@ export function personOf(kind: 'email' | 'phone', given: string): PersonMatch | 
   return e164 ? { kind, value: e164 } : undefined;
 }
 
-/** The keyed hash a deletion record keeps instead of the identifier: it proves, and reveals nothing. */
-export function identifierHash(key: Buffer, match: PersonMatch): string {
-  return createHmac('sha256', key).update(`${match.kind}:${match.value}`).digest('hex');
-}
-
 /** Removes every lead of a person (or counts them, on a dry run), with a deletion record. */
 export async function deletePerson(store: LeadStore, match: PersonMatch, options: { dryRun: boolean; now?: Date }): Promise<Removed> {
   if (options.dryRun) return store.countPerson(match);
-  const key = await store.secret('deletion-records');
-  return store.deletePerson(match, { identifierHash: identifierHash(key, match), kind: match.kind, deletedAt: options.now ?? new Date() });
+  return store.deletePerson(match, { kind: match.kind, deletedAt: options.now ?? new Date() });
 }

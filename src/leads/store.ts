@@ -65,11 +65,12 @@ export interface Removed {
 }
 
 /**
- * The proof that a deletion request was served, without the person's data: a keyed hash of the
- * identifier, when, and how many leads it removed. Kept `DELETION_RECORD_DAYS`, then purged.
+ * The proof that a deletion request was served, without the person's data: by which kind of
+ * identifier, when, and how many leads it removed. It keeps no identifier, hashed or not: a phone
+ * number's hash, keyed or not, is undone by trying the numbers of one area code, and a key kept
+ * beside it is in every backup. Kept `DELETION_RECORD_DAYS`, then purged.
  */
 export interface DeletionRecord {
-  identifierHash: string;
   kind: PersonMatch['kind'];
   deletedAt: Date;
   leads: number;

@@ -3,6 +3,11 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /**
+   * SQLite: once committed, rebuild the file (`VACUUM`, which cannot run in a transaction), so that
+   * no byte of a row deleted before `secure_delete` was on is left in a free page.
+   */
+  vacuum?: true;
 }
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
@@ -87,6 +92,15 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       ) STRICT;
       CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE sent_at IS NULL;
     `,
+  },
+  {
+    version: 5,
+    name: 'erasure that erases: deletion records keep no identifier, their key is gone, and deleted rows leave no bytes behind',
+    sql: `
+      ALTER TABLE deletion_records DROP COLUMN identifier_hash;
+      DELETE FROM secrets WHERE name = 'deletion-records';
+    `,
+    vacuum: true,
   },
 ];
 
@@ -181,6 +195,14 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         sent_at timestamptz
       );
       CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE sent_at IS NULL;
+    `,
+  },
+  {
+    version: 5,
+    name: 'deletion records keep no identifier, and their key is gone',
+    sql: `
+      ALTER TABLE deletion_records DROP COLUMN identifier_hash;
+      DELETE FROM secrets WHERE name = 'deletion-records';
     `,
   },
 ];

@@ -242,14 +242,14 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         await c.query(`DELETE FROM idempotency_keys WHERE lead_id IN (${leads})`, [match.value]);
         await c.query(`DELETE FROM lead_fingerprints WHERE lead_id IN (${leads})`, [match.value]);
         await c.query(`DELETE FROM leads WHERE ${personColumn(match)} = $1`, [match.value]);
-        await c.query('INSERT INTO deletion_records (identifier_hash, identifier_kind, deleted_at, lead_count) VALUES ($1, $2, $3, $4)', [record.identifierHash, record.kind, record.deletedAt, removed.leads]);
+        await c.query('INSERT INTO deletion_records (identifier_kind, deleted_at, lead_count) VALUES ($1, $2, $3)', [record.kind, record.deletedAt, removed.leads]);
         return removed;
       }),
     deletionRecords: async () => {
-      const { rows } = await pool.query<{ identifier_hash: string; identifier_kind: DeletionRecord['kind']; deleted_at: Date; lead_count: number }>(
-        'SELECT identifier_hash, identifier_kind, deleted_at, lead_count FROM deletion_records ORDER BY deleted_at, id',
+      const { rows } = await pool.query<{ identifier_kind: DeletionRecord['kind']; deleted_at: Date; lead_count: number }>(
+        'SELECT identifier_kind, deleted_at, lead_count FROM deletion_records ORDER BY deleted_at, id',
       ).catch(unavailable);
-      return rows.map((r) => ({ identifierHash: r.identifier_hash, kind: r.identifier_kind, deletedAt: r.deleted_at, leads: r.lead_count }));
+      return rows.map((r) => ({ kind: r.identifier_kind, deletedAt: r.deleted_at, leads: r.lead_count }));
     },
     purgeStep: async (step) => {
       // SKIP LOCKED: instances purging at once take different rows. Two short transactions: the first

@@ -75,7 +75,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     closeSync(openSync(path, 'a', 0o600));
   }
   const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
+  // secure_delete: a deleted row's bytes are overwritten with zeros as it goes, in its page and in
+  // the free pages it leaves, so that erased means erased in the file and in every later backup.
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;');
   const mode = db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
   const sync = db.prepare('PRAGMA synchronous').get() as { synchronous: number };
   if ((path !== ':memory:' && mode.journal_mode !== 'wal') || sync.synchronous !== 2) {
@@ -83,6 +85,23 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     throw new Error(`SQLite store at ${path} refused durable settings (journal_mode=${mode.journal_mode}, synchronous=${sync.synchronous})`);
   }
   migrate(db);
+
+  /**
+   * The write-ahead log still holds the pages as they were before a deletion, until a checkpoint
+   * has copied the log into the file and the log is emptied: done at once after removing a
+   * person's leads or leads past retention. A reader in the middle of its transaction can hold
+   * it off; the next deletion, or the next checkpoint, then finishes it.
+   */
+  const eraseFromWal = () => {
+    if (path === ':memory:') return;
+    // Without waiting: a busy store (another process reading) is not held up for it.
+    db.exec('PRAGMA busy_timeout = 0');
+    try {
+      db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    } finally {
+      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+  };
 
   const findKey = db.prepare('SELECT request_hash, response, created_at FROM idempotency_keys WHERE key = ?');
   const findDuplicate = db.prepare('SELECT id FROM leads WHERE fingerprint = ? AND received_at > ? ORDER BY received_at LIMIT 1');
@@ -304,25 +323,25 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     },
     countPerson: (match) => guard(() => countPerson(match)),
     deletePerson: (match, record) =>
-      guard(() =>
-        inTransaction(() => {
+      guard(() => {
+        const removed = inTransaction(() => {
           const removed = countPerson(match);
           db.prepare(`DELETE FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${personColumn(match)} = ?)`).run(match.value);
           db.prepare(`DELETE FROM leads WHERE ${personColumn(match)} = ?`).run(match.value);
-          db.prepare('INSERT INTO deletion_records (identifier_hash, identifier_kind, deleted_at, lead_count) VALUES (?, ?, ?, ?)').run(
-            record.identifierHash, record.kind, record.deletedAt.toISOString(), removed.leads,
-          );
+          db.prepare('INSERT INTO deletion_records (identifier_kind, deleted_at, lead_count) VALUES (?, ?, ?)').run(record.kind, record.deletedAt.toISOString(), removed.leads);
           return removed;
-        }),
-      ),
+        });
+        eraseFromWal();
+        return removed;
+      }),
     deletionRecords: () =>
       guard(() =>
-        (db.prepare('SELECT identifier_hash, identifier_kind, deleted_at, lead_count FROM deletion_records ORDER BY deleted_at, id').all() as Array<{ identifier_hash: string; identifier_kind: DeletionRecord['kind']; deleted_at: string; lead_count: number }>)
-          .map((r) => ({ identifierHash: r.identifier_hash, kind: r.identifier_kind, deletedAt: new Date(r.deleted_at), leads: r.lead_count })),
+        (db.prepare('SELECT identifier_kind, deleted_at, lead_count FROM deletion_records ORDER BY deleted_at, id').all() as Array<{ identifier_kind: DeletionRecord['kind']; deleted_at: string; lead_count: number }>)
+          .map((r) => ({ kind: r.identifier_kind, deletedAt: new Date(r.deleted_at), leads: r.lead_count })),
       ),
     purgeStep: (step) =>
-      guard(() =>
-        inTransaction((): Purged => {
+      guard(() => {
+        const purged = inTransaction((): Purged => {
           const before = (d: Date) => d.toISOString();
           const changes = (sql: string, ...params: Array<string | number>) => Number(db.prepare(sql).run(...params).changes);
           let idempotencyKeys = changes('DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? LIMIT ?)', before(step.replayBefore), step.limit);
@@ -333,8 +352,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
           const leads = changes(`DELETE FROM leads WHERE id IN (${old})`, before(step.leadsBefore), step.limit);
           const deletionRecords = changes('DELETE FROM deletion_records WHERE id IN (SELECT id FROM deletion_records WHERE deleted_at < ? LIMIT ?)', before(step.deletionRecordsBefore), step.limit);
           return { leads, idempotencyKeys, fingerprints, deletionRecords };
-        }),
-      ),
+        });
+        if (purged.leads > 0 || purged.fingerprints > 0) eraseFromWal();
+        return purged;
+      }),
     claimNotifications: (claim) =>
       guard(() => {
         const now = claim.now.toISOString();
@@ -380,6 +401,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
 /** Applies the migrations this database has not seen yet, each in its own transaction. */
 function migrate(db: DatabaseSync): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  let vacuum = false;
   db.exec('BEGIN IMMEDIATE');
   try {
     const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
@@ -387,10 +409,15 @@ function migrate(db: DatabaseSync): void {
       if (applied.has(m.version)) continue;
       db.exec(m.sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
+      vacuum ||= m.vacuum === true;
     }
     db.exec('COMMIT');
   } catch (err) {
     db.exec('ROLLBACK');
     throw err;
+  }
+  if (vacuum) {
+    db.exec('VACUUM');
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 }

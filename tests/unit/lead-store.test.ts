@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { disclosureOf, toLeadRecord } from '../../src/leads/lead.ts';
 import { purge, purgeCutoffs } from '../../src/leads/retention.ts';
@@ -25,8 +26,17 @@ interface StoreFactory {
   name: string;
   skip?: boolean;
   /** Opens a fresh store; `reopen` opens another store on the same data (writing notifications with `outbox`). */
-  open(): Promise<{ store: LeadStore; reopen(options?: { outbox?: boolean }): Promise<LeadStore>; cleanup(): Promise<void> }>;
+  open(): Promise<{ store: LeadStore; reopen(options?: { outbox?: boolean }): Promise<LeadStore>; cleanup(): Promise<void>; sql: RawSql }>;
 }
+
+/** Runs statements on the store's own database, beside the store: to break what the store relies on. */
+type RawSql = (statements: { sqlite: string; postgres: string }) => Promise<void>;
+
+const sqliteSql = (path: string): RawSql => async ({ sqlite }) => {
+  const db = new DatabaseSync(path, { timeout: 5_000 });
+  db.exec(sqlite);
+  db.close();
+};
 
 const factories: StoreFactory[] = [
   {
@@ -34,7 +44,7 @@ const factories: StoreFactory[] = [
     async open() {
       const dir = mkdtempSync(join(tmpdir(), 'store-'));
       const path = join(dir, 'nested', 'leads.sqlite');
-      return { store: openSqliteStore(path), reopen: async (o = {}) => openSqliteStore(path, { groupCommit: true, ...o }), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+      return { store: openSqliteStore(path), reopen: async (o = {}) => openSqliteStore(path, { groupCommit: true, ...o }), cleanup: async () => rmSync(dir, { recursive: true, force: true }), sql: sqliteSql(path) };
     },
   },
   {
@@ -43,7 +53,7 @@ const factories: StoreFactory[] = [
       const dir = mkdtempSync(join(tmpdir(), 'store-'));
       const path = join(dir, 'leads.sqlite');
       const options = { groupCommit: false };
-      return { store: openSqliteStore(path, options), reopen: async (o = {}) => openSqliteStore(path, { ...options, ...o }), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+      return { store: openSqliteStore(path, options), reopen: async (o = {}) => openSqliteStore(path, { ...options, ...o }), cleanup: async () => rmSync(dir, { recursive: true, force: true }), sql: sqliteSql(path) };
     },
   },
   {
@@ -51,7 +61,13 @@ const factories: StoreFactory[] = [
     skip: !postgresAvailable(),
     async open() {
       const schema = await createSchema();
-      return { store: await openPostgresStore(schema.url), reopen: (o = {}) => openPostgresStore(schema.url, o), cleanup: () => schema.drop() };
+      const sql: RawSql = async ({ postgres }) => {
+        const client = new pg.Client({ connectionString: schema.url });
+        await client.connect();
+        await client.query(postgres);
+        await client.end();
+      };
+      return { store: await openPostgresStore(schema.url), reopen: (o = {}) => openPostgresStore(schema.url, o), cleanup: () => schema.drop(), sql };
     },
   },
 ];
@@ -67,8 +83,9 @@ for (const factory of factories) {
     let store: LeadStore;
     let reopen: (options?: { outbox?: boolean }) => Promise<LeadStore>;
     let cleanup: () => Promise<void>;
+    let sql: RawSql;
     beforeEach(async () => {
-      ({ store, reopen, cleanup } = await factory.open());
+      ({ store, reopen, cleanup, sql } = await factory.open());
     });
     afterEach(async () => {
       await store.close();
@@ -187,12 +204,12 @@ for (const factory of factories) {
       await store.submit(others, { key: 'other-key', requestHash: 'h' });
       const match = { kind: 'email' as const, value: 'ada.byron@example.com' };
       expect(await store.countPerson(match)).toEqual({ leads: 2, idempotencyKeys: 1, fingerprints: 2, officeEmails: [] });
-      const removed = await store.deletePerson(match, { identifierHash: 'hash-of-ada', kind: 'email', deletedAt: new Date('2026-11-22T10:00:00Z') });
+      const removed = await store.deletePerson(match, { kind: 'email', deletedAt: new Date('2026-11-22T10:00:00Z') });
       expect(removed.leads).toBe(2);
       const left = [];
       for await (const l of store.exportLeads()) left.push(l.id);
       expect(left).toEqual([others.id]);
-      expect(await store.deletionRecords()).toEqual([{ identifierHash: 'hash-of-ada', kind: 'email', deletedAt: new Date('2026-11-22T10:00:00Z'), leads: 2 }]);
+      expect(await store.deletionRecords()).toEqual([{ kind: 'email', deletedAt: new Date('2026-11-22T10:00:00Z'), leads: 2 }]);
       // The key and the duplicate fingerprint went with the leads: the same submission is new again.
       expect((await store.submit(toLeadRecord(valid(quote({ ...person })), meta()), { key: 'ada-key', requestHash: 'h' })).kind).toBe('created');
       expect((await store.submit(toLeadRecord(valid(quote()), meta()), { key: 'other-key', requestHash: 'h' })).kind).toBe('replayed');
@@ -209,8 +226,8 @@ for (const factory of factories) {
       for (const lead of old) await store.submit(lead, { key: `old-${lead.id}`, requestHash: 'h' });
       await store.submit(kept, { key: 'kept-key', requestHash: 'h' });
       await store.submit(recent, { key: 'recent-key', requestHash: 'h' });
-      await store.deletePerson({ kind: 'email', value: 'nobody@example.com' }, { identifierHash: 'old-record', kind: 'email', deletedAt: new Date(now.getTime() - 800 * 86_400_000) });
-      await store.deletePerson({ kind: 'email', value: 'nobody@example.com' }, { identifierHash: 'new-record', kind: 'email', deletedAt: new Date(now.getTime() - 10 * 86_400_000) });
+      await store.deletePerson({ kind: 'email', value: 'nobody@example.com' }, { kind: 'email', deletedAt: new Date(now.getTime() - 800 * 86_400_000) });
+      await store.deletePerson({ kind: 'email', value: 'nobody@example.com' }, { kind: 'phone', deletedAt: new Date(now.getTime() - 10 * 86_400_000) });
       const cutoffs = purgeCutoffs(now, 730);
       // Steps of two rows: the loop goes on until a step finds less than a full step.
       const first = await store.purgeStep({ ...cutoffs, limit: 2 });
@@ -223,7 +240,7 @@ for (const factory of factories) {
       const left = [];
       for await (const l of store.exportLeads()) left.push(l.id);
       expect(left.sort()).toEqual([kept.id, recent.id].sort());
-      expect((await store.deletionRecords()).map((r) => r.identifierHash)).toEqual(['new-record']);
+      expect((await store.deletionRecords()).map((r) => r.kind)).toEqual(['phone']);
       // The kept lead's key expired and was purged: the same key is free; the recent one still replays.
       expect((await store.submit(toLeadRecord(valid(quote()), meta(now)), { key: 'kept-key', requestHash: 'other' })).kind).toBe('created');
       expect((await store.submit(toLeadRecord(valid(quote()), meta(now)), { key: 'recent-key', requestHash: 'h' })).kind).toBe('replayed');
@@ -254,7 +271,7 @@ for (const factory of factories) {
         const match = { kind: 'email' as const, value: person.email };
         const [purged, erased] = await Promise.all([
           purge(other, purgeCutoffs(now, 730)),
-          store.deletePerson(match, { identifierHash: 'h', kind: 'email', deletedAt: now }),
+          store.deletePerson(match, { kind: 'email', deletedAt: now }),
         ]);
         expect(purged.leads + erased.leads).toBe(1200);
         expect(await count(store)).toBe(0);
@@ -271,6 +288,21 @@ for (const factory of factories) {
       });
       afterEach(async () => {
         await notifying.close();
+      });
+
+      it('writes a lead and its notification in one transaction: a notification that cannot be written leaves no lead and no key', async () => {
+        await sql({
+          sqlite: "CREATE TRIGGER outbox_down BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'the outbox is down'); END;",
+          postgres: `CREATE FUNCTION outbox_down() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the outbox is down'; END $$;
+                     CREATE TRIGGER outbox_down BEFORE INSERT ON outbox FOR EACH ROW EXECUTE FUNCTION outbox_down();`,
+        });
+        const body = quote();
+        await expect(notifying.submit(toLeadRecord(valid(body), meta()), { key: 'outbox-down', requestHash: 'h' })).rejects.toThrow();
+        expect(await count(store)).toBe(0);
+        await sql({ sqlite: 'DROP TRIGGER outbox_down', postgres: 'DROP TRIGGER outbox_down ON outbox' });
+        // Neither the key nor the duplicate fingerprint was kept: the same submission is new.
+        expect((await notifying.submit(toLeadRecord(valid(body), meta()), { key: 'outbox-down', requestHash: 'h' })).kind).toBe('created');
+        expect(await notifying.outboxStatus()).toMatchObject({ waiting: 1 });
       });
 
       it('holds one notification for each new lead, none for a duplicate, a replay or a lost race, and none when the office is not told', async () => {
@@ -345,7 +377,7 @@ for (const factory of factories) {
         await notifying.notificationSent(theirsMailed.id, now);
         const match = { kind: 'email' as const, value: 'grace.h@example.com' };
         expect((await notifying.countPerson(match)).officeEmails).toEqual([theirsMailed.id]);
-        expect(await notifying.deletePerson(match, { identifierHash: 'h', kind: 'email', deletedAt: now })).toMatchObject({ leads: 2, officeEmails: [theirsMailed.id] });
+        expect(await notifying.deletePerson(match, { kind: 'email', deletedAt: now })).toMatchObject({ leads: 2, officeEmails: [theirsMailed.id] });
         await purge(notifying, purgeCutoffs(now, 730));
         expect((await notifying.waitingNotifications(10)).map((e) => e.leadId)).toEqual([kept.id]);
         expect((await notifying.claimNotifications(lease(new Date(now.getTime() + 1000)))).map((n) => n.lead.id)).toEqual([kept.id]);
