@@ -11,7 +11,7 @@ import { toLeadRecord } from '../src/leads/lead.ts';
 import { validateLead, type ValidLead } from '../src/leads/validate.ts';
 import { createMemoryLimiter } from '../src/limiter/memory-limiter.ts';
 import { RATE_LIMIT } from '../src/service-info.ts';
-import { openSqliteStore } from '../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../src/store/sqlite/index.ts';
 
 const N = 20_000;
 const bodies = Array.from({ length: N }, (_, i) => JSON.stringify({

@@ -1,14 +1,15 @@
 /** The services every door and job receives (`services.ts` makes them once), and the facts of one request. */
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { LeadStore } from '../leads/store.ts';
+import type { LeadIntake } from '../leads/store.ts';
 import type { RateLimiter } from '../limiter/rate-limiter.ts';
 import type { Offer } from '../service-info.ts';
 
 /** Created once per process by `src/app/services.ts` and handed to endpoints as `locals.services`. */
 export interface AppServices {
   config: Config;
-  store: LeadStore;
+  /** The store in its one role here: taking in leads (and saying whether it can). */
+  intake: LeadIntake;
   limiter: RateLimiter;
   logger: Logger;
   /** `Deprecation`, `Link` and, when configured, `Sunset` of the `/api/leads` alias. */

@@ -5,6 +5,7 @@
  * adapter alike; our server asks for them at start-up so that a bad configuration stops the start.
  */
 import { ConfigError, getConfig } from '../config.ts';
+import type { LeadStore } from '../leads/store.ts';
 import type { AppServices } from './context.ts';
 import { aliasHeaders, checkSunsetNotice } from '../http/deprecation.ts';
 import { createLimiter } from '../limiter/index.ts';
@@ -14,6 +15,8 @@ import { publishedOffer } from '../web-forms/words.ts';
 
 /** The services, and how to close what they hold open. */
 export interface Services extends AppServices {
+  /** The whole store, for the server's background work, which takes its roles from it. */
+  store: LeadStore;
   /** Closes the store and the limiter; later calls return the same promise. */
   close(): Promise<void>;
 }
@@ -60,6 +63,7 @@ async function open(): Promise<Services> {
     config,
     logger,
     store,
+    intake: store,
     limiter: limits.limiter,
     aliasHeaders: aliasHeaders(config),
     formTokenKey,

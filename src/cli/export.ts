@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { LeadRecord } from '../leads/lead.ts';
-import type { LeadFilter, LeadStore } from '../leads/store.ts';
+import type { LeadFilter, LeadRecords } from '../leads/store.ts';
 
 /** The JSON line of a lead: what the office and any later tool may need. */
 export function leadLine(lead: LeadRecord): string {
@@ -59,7 +59,7 @@ async function write(out: Writable, chunk: string): Promise<void> {
 }
 
 /** Writes the leads `filter` selects to `out`, in `format`; resolves with how many were written. */
-export async function exportLeads(store: LeadStore, out: Writable, format: 'jsonl' | 'csv', filter: LeadFilter): Promise<number> {
+export async function exportLeads(store: Pick<LeadRecords, 'exportLeads'>, out: Writable, format: 'jsonl' | 'csv', filter: LeadFilter): Promise<number> {
   let count = 0;
   if (format === 'jsonl') {
     for await (const lead of store.exportLeads(filter)) {

@@ -3,7 +3,7 @@
  * and the start-up rule for `LEADS_SUNSET_DATE` (at least 365 days between its announcement and the date).
  */
 import type { Config } from '../config.ts';
-import type { LeadStore } from '../leads/store.ts';
+import type { ServiceKeys } from '../leads/store.ts';
 import { serviceLinks, SUNSET_NOTICE_DAYS } from '../service-info.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -23,7 +23,7 @@ export function aliasHeaders(config: Pick<Config, 'siteUrl' | 'leadsDeprecationD
  * notice, counted from the first start that announced this date (remembered by the store, so a
  * restart does not move the start of the notice period).
  */
-export async function checkSunsetNotice(config: Pick<Config, 'leadsSunsetDate'>, store: LeadStore, now: Date): Promise<string | undefined> {
+export async function checkSunsetNotice(config: Pick<Config, 'leadsSunsetDate'>, store: Pick<ServiceKeys, 'announcedAt' | 'recordAnnouncement'>, now: Date): Promise<string | undefined> {
   const sunset = config.leadsSunsetDate;
   if (!sunset) return undefined;
   const name = 'leads_sunset_date';

@@ -51,7 +51,7 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
   }
   const body = parseJson(await readBodyText(request));
   const meta = { receivedVia: route.path, channel: 'api' as const, clientAddress: ctx.request.clientAddress, userAgent: request.headers.get('user-agent'), now: new Date() };
-  const outcome = await takeLead(services.store, {
+  const outcome = await takeLead(services.intake, {
     body,
     meta,
     idempotency: () => {

@@ -2,6 +2,7 @@
 import type { Config } from '../config.ts';
 import { agentGuidance, API_VERSION, NOT_OFFERED, RATE_LIMIT, RATE_LIMIT_POLICY, SERVICE_NAME, USAGE_RULES, serviceLinks, type Offer } from '../service-info.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
+import type { LeadIntake } from '../leads/store.ts';
 import type { ApiContext } from './context.ts';
 import { discoveryLinkHeader, jsonTextResponse, setAll } from './headers.ts';
 
@@ -58,7 +59,7 @@ function cachedDocuments(config: Config, offer: Offer) {
 // round trips (a PostgreSQL pool is small). One check at a time, its answer kept for a second.
 const HEALTH_TTL_MS = 1000;
 const health = new WeakMap<object, { at: number; check: Promise<boolean> }>();
-function storeAvailable(store: ApiContext['services']['store']): Promise<boolean> {
+function storeAvailable(store: Pick<LeadIntake, 'ping'>): Promise<boolean> {
   const cached = health.get(store);
   if (cached && Date.now() - cached.at < HEALTH_TTL_MS) return cached.check;
   const check = store.ping().then(() => true, () => false);
@@ -68,10 +69,10 @@ function storeAvailable(store: ApiContext['services']['store']): Promise<boolean
 
 /** Handles GET and HEAD of `/api/v1`. No rate limit applies. */
 export async function handleStatusRequest(request: Request, ctx: ApiContext, _route: unknown, headers: Headers): Promise<Response> {
-  const { config, store, offer } = ctx.services;
+  const { config, intake, offer } = ctx.services;
   const cached = cachedDocuments(config, offer);
   setAll(headers, { Link: cached.link });
-  const available = await storeAvailable(store);
+  const available = await storeAvailable(intake);
   return available
     ? jsonTextResponse(200, cached.ok, {}, request.method)
     : jsonTextResponse(503, cached.unavailable, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) }, request.method);

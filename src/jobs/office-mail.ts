@@ -14,7 +14,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { LeadRecord } from '../leads/lead.ts';
-import type { LeadStore } from '../leads/store.ts';
+import type { Outbox } from '../leads/store.ts';
 import type { OfficeMessage } from '../mail/office-message.ts';
 import { sendFailure, type Mailer } from '../mail/smtp.ts';
 import { repeat, type Repeating } from './repeat.ts';
@@ -54,7 +54,7 @@ export function retryDelay(failures: number, timing: Pick<OfficeMailTiming, 'fir
 export type OfficeMailJob = Repeating;
 
 export interface OfficeMailDeps {
-  store: LeadStore;
+  store: Outbox;
   logger: Logger;
   mailer: Mailer;
   compose(lead: LeadRecord): OfficeMessage;

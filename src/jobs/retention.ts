@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { purge, purgeCutoffs } from '../leads/retention.ts';
-import type { LeadStore } from '../leads/store.ts';
+import type { LeadRecords } from '../leads/store.ts';
 import { repeat, type Repeating } from './repeat.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -15,7 +15,7 @@ const RETRY_MS = 60 * 60 * 1000;
 /** The pause between two purge steps, for submissions to go first. */
 const STEP_PAUSE_MS = 5;
 
-export function startRetention(deps: { store: LeadStore; config: Pick<Config, 'leadsRetentionDays'>; logger: Logger }, timing = { intervalMs: DAY_MS, retryMs: RETRY_MS }): Repeating {
+export function startRetention(deps: { store: Pick<LeadRecords, 'purgeStep'>; config: Pick<Config, 'leadsRetentionDays'>; logger: Logger }, timing = { intervalMs: DAY_MS, retryMs: RETRY_MS }): Repeating {
   const { store, config, logger } = deps;
   return repeat(
     async () => {

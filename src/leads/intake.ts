@@ -6,7 +6,7 @@
  * reached included: the API turns outcomes into problem documents, the forms into words.
  */
 import { requestHash, toLeadRecord, type Receipt, type SubmissionMeta } from './lead.ts';
-import { CommitOutcomeUnknownError, StoreUnavailableError, type LeadStore } from './store.ts';
+import { CommitOutcomeUnknownError, StoreUnavailableError, type LeadIntake } from './store.ts';
 import { validateLead, type FieldError, type ValidLead } from './validate.ts';
 
 /** Seconds a caller is asked to wait when the lead store cannot take a lead. */
@@ -38,7 +38,7 @@ export type IntakeOutcome =
   | { kind: 'unavailable'; maybeStored: boolean; cause: StoreUnavailableError };
 
 /** Takes in `offer` through `store`; only an unexpected failure (a bug) is thrown. */
-export async function takeLead(store: Pick<LeadStore, 'submit'>, offer: LeadOffer): Promise<IntakeOutcome> {
+export async function takeLead(store: Pick<LeadIntake, 'submit'>, offer: LeadOffer): Promise<IntakeOutcome> {
   const validation = validateLead(offer.body);
   if (!validation.ok) return { kind: 'invalid', errors: validation.errors, consentMissing: validation.consentMissing };
   if (offer.admit && !offer.admit(validation.lead)) return { kind: 'held' };

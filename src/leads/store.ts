@@ -129,34 +129,36 @@ export interface OutboxStatus {
 }
 
 /**
- * A durable lead store. `submit` checks the idempotency key, then duplicates (both within
+ * Taking in leads: `submit` checks the idempotency key, then duplicates (both within
  * `REPLAY_WINDOW_MS` of the lead's receipt), then inserts (the lead, and its notification when the
  * office is told of new leads), as one atomic step, and resolves only after the insert is
- * committed to stable storage. Removing a lead removes its notification.
+ * committed to stable storage.
  */
-export interface LeadStore {
-  readonly kind: 'sqlite' | 'postgres';
+export interface LeadIntake {
   submit(lead: LeadRecord, claim: IdempotencyClaim | undefined): Promise<SubmitOutcome>;
   /** Resolves when the store answers; rejects with `StoreUnavailableError` when it does not. */
   ping(): Promise<void>;
+}
+
+/** The stored leads as the office and the privacy rules reach them: export, deletion on request, retention. */
+export interface LeadRecords {
   /** The stored leads `filter` selects (every one by default), oldest first, with the disclosure its consent names. */
   exportLeads(filter?: LeadFilter): AsyncIterable<LeadRecord>;
   /** What `deletePerson` would remove for `match`. */
   countPerson(match: PersonMatch): Promise<Removed>;
   /**
-   * Removes, in one transaction, every lead of `match` with its idempotency records and
-   * fingerprints, and writes `record` with the number of leads removed.
+   * Removes, in one transaction, every lead of `match` with its idempotency records, fingerprints
+   * and notifications, and writes `record` with the number of leads removed.
    */
   deletePerson(match: PersonMatch, record: Omit<DeletionRecord, 'leads'>): Promise<Removed>;
   /** Every deletion record, oldest first: the proof that requests were served. */
   deletionRecords(): Promise<DeletionRecord[]>;
   /** One purge step, in short transactions: at most `step.limit` of each kind of expired row. */
   purgeStep(step: PurgeStep): Promise<Purged>;
-  /**
-   * A random 32-byte key kept in the store under `name`, made on first use: the same for every
-   * instance sharing the store and across restarts (web-form tokens, keyed hashes).
-   */
-  secret(name: string): Promise<Buffer>;
+}
+
+/** The outbox of the office's e-mail about each new lead, as its sender and the office's command reach it. */
+export interface Outbox {
   /** Claims due notifications (next attempt reached, not sent, not claimed by a live claim), oldest first. */
   claimNotifications(claim: OutboxClaim): Promise<Notification[]>;
   /** Records that the mail server accepted the lead's notification. */
@@ -166,9 +168,23 @@ export interface LeadStore {
   outboxStatus(): Promise<OutboxStatus>;
   /** The notifications not yet sent, oldest first, at most `limit`. */
   waitingNotifications(limit: number): Promise<OutboxEntry[]>;
+}
+
+/** What the service keeps about itself in the store, shared by every instance and across restarts. */
+export interface ServiceKeys {
+  /** A random 32-byte key kept under `name`, made on first use (the web forms' tokens are signed with one). */
+  secret(name: string): Promise<Buffer>;
   /** When `value` was first announced under `name`, if it was: how notice periods survive restarts. */
   announcedAt(name: string, value: string): Promise<Date | undefined>;
   /** Remembers that `value` is announced under `name` from `at` on, replacing an earlier value. */
   recordAnnouncement(name: string, value: string, at: Date): Promise<void>;
+}
+
+/**
+ * A durable lead store: every role above, on one database. The composition opens it once and
+ * hands each consumer only the role it needs. Removing a lead removes its notification.
+ */
+export interface LeadStore extends LeadIntake, LeadRecords, Outbox, ServiceKeys {
+  readonly kind: 'sqlite' | 'postgres';
   close(): Promise<void>;
 }

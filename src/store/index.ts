@@ -1,8 +1,8 @@
 /** The one place that chooses the lead store, from configuration. */
 import type { Config } from '../config.ts';
 import type { LeadStore } from '../leads/store.ts';
-import { openPostgresStore } from './postgres-store.ts';
-import { openSqliteStore } from './sqlite-store.ts';
+import { openPostgresStore } from './postgres/index.ts';
+import { openSqliteStore } from './sqlite/index.ts';
 
 /**
  * Opens the store `DATABASE_URL` names: a SQLite file, or PostgreSQL for several instances. With

@@ -124,7 +124,7 @@ export async function submitWebForm(
   const tooFast = now.getTime() - token.renderedAt < MIN_FILL_MS;
   let outcome: IntakeOutcome;
   try {
-    outcome = await takeLead(services.store, {
+    outcome = await takeLead(services.intake, {
       body,
       meta,
       // The key is bound to what the person typed (and ticked), not to the time of the submission.

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toLeadRecord } from '../../src/leads/lead.ts';
 import { validateLead } from '../../src/leads/validate.ts';
-import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { contact, newClient, quote } from '../support/fixtures.ts';
 import { postJson } from '../support/http.ts';
 import { leads, startServer, type RunningServer } from '../support/server.ts';

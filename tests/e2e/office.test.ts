@@ -13,7 +13,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toLeadRecord } from '../../src/leads/lead.ts';
 import { validateLead } from '../../src/leads/validate.ts';
-import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { contact, newClient, quote } from '../support/fixtures.ts';
 import { call, postJson } from '../support/http.ts';
 import { childEnv, exportLeads, leads, ROOT, startServer, type RunningServer } from '../support/server.ts';

@@ -16,9 +16,9 @@ import { deletePerson, personOf, purge, purgeCutoffs } from '../../src/leads/ret
 import type { LeadStore } from '../../src/leads/store.ts';
 import { validateLead, type ValidLead } from '../../src/leads/validate.ts';
 import { SQLITE_MIGRATIONS } from '../../src/store/migrations.ts';
-import { openPostgresStore } from '../../src/store/postgres-store.ts';
+import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { backupSqliteFile } from '../../src/store/sqlite-backup.ts';
-import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { quote } from '../support/fixtures.ts';
 import { createSchema, POSTGRES_BASE, postgresAvailable } from '../support/services.ts';
 

@@ -1,4 +1,4 @@
-/** The lead store contract, one suite run against both real stores: SQLite on a temporary file and PostgreSQL. */
+/** The lead store contract, role by role (intake, records, outbox, service keys), one suite run against every real store: SQLite on a temporary file, with and without group commit, and PostgreSQL. */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,9 +9,9 @@ import { disclosureOf, toLeadRecord } from '../../src/leads/lead.ts';
 import { purge, purgeCutoffs } from '../../src/leads/retention.ts';
 import { validateLead, type ValidLead } from '../../src/leads/validate.ts';
 import { StoreUnavailableError, type LeadStore } from '../../src/leads/store.ts';
-import { openPostgresStore } from '../../src/store/postgres-store.ts';
+import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { SQLITE_MIGRATIONS } from '../../src/store/migrations.ts';
-import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { contact, quote } from '../support/fixtures.ts';
 import { canMountTmpfs, createSchema, mountTmpfs, postgresAvailable } from '../support/services.ts';
 
@@ -92,195 +92,189 @@ for (const factory of factories) {
       await cleanup();
     });
 
-    it('stores a lead and exports it with its normalised contact and consent evidence', async () => {
-      const lead = toLeadRecord(valid(quote({ email: 'Jane.Doe@Example.com' })), meta());
-      expect(await store.submit(lead, undefined)).toMatchObject({ kind: 'created', receipt: { id: lead.id, formType: 'quote', status: 'received' } });
-      const exported = [];
-      for await (const l of store.exportLeads()) exported.push(l);
-      expect(exported).toEqual([lead]);
-      expect(exported[0]).toMatchObject({ emailNormalised: 'jane.doe@example.com', phoneE164: '+15035550142', consent: { communicationsConsent: true, clientAddress: '198.51.100.1' } });
-    });
+    describe('intake: submit and ping', () => {
+      it('stores a lead and exports it with its normalised contact and consent evidence', async () => {
+        const lead = toLeadRecord(valid(quote({ email: 'Jane.Doe@Example.com' })), meta());
+        expect(await store.submit(lead, undefined)).toMatchObject({ kind: 'created', receipt: { id: lead.id, formType: 'quote', status: 'received' } });
+        const exported = [];
+        for await (const l of store.exportLeads()) exported.push(l);
+        expect(exported).toEqual([lead]);
+        expect(exported[0]).toMatchObject({ emailNormalised: 'jane.doe@example.com', phoneE164: '+15035550142', consent: { communicationsConsent: true, clientAddress: '198.51.100.1' } });
+      });
 
-    it('keeps what it committed across a reopen, and migrations run once', async () => {
-      const lead = toLeadRecord(valid(contact()), meta());
-      await store.submit(lead, undefined);
-      await store.close();
-      store = await reopen();
-      const ids = [];
-      for await (const l of store.exportLeads()) ids.push(l.id);
-      expect(ids).toEqual([lead.id]);
-    });
+      it('keeps what it committed across a reopen, and migrations run once', async () => {
+        const lead = toLeadRecord(valid(contact()), meta());
+        await store.submit(lead, undefined);
+        await store.close();
+        store = await reopen();
+        const ids = [];
+        for await (const l of store.exportLeads()) ids.push(l.id);
+        expect(ids).toEqual([lead.id]);
+      });
 
-    it('answers a duplicate of a lead accepted within 24 hours with the first id', async () => {
-      const body = quote();
-      const first = toLeadRecord(valid(body), meta());
-      await store.submit(first, undefined);
-      const again = toLeadRecord(valid({ ...body, name: `  ${String(body.name).toUpperCase()} `, email: String(body.email).toUpperCase(), phone: '503.555.0142' }), meta());
-      expect(await store.submit(again, undefined)).toEqual({ kind: 'duplicate', leadId: first.id });
-      const later = toLeadRecord(valid(body), meta(new Date(Date.now() + 25 * 3600_000)));
-      expect((await store.submit(later, undefined)).kind).toBe('created');
-    });
+      it('answers a duplicate of a lead accepted within 24 hours with the first id', async () => {
+        const body = quote();
+        const first = toLeadRecord(valid(body), meta());
+        await store.submit(first, undefined);
+        const again = toLeadRecord(valid({ ...body, name: `  ${String(body.name).toUpperCase()} `, email: String(body.email).toUpperCase(), phone: '503.555.0142' }), meta());
+        expect(await store.submit(again, undefined)).toEqual({ kind: 'duplicate', leadId: first.id });
+        const later = toLeadRecord(valid(body), meta(new Date(Date.now() + 25 * 3600_000)));
+        expect((await store.submit(later, undefined)).kind).toBe('created');
+      });
 
-    it('replays the first receipt for the same key and body, and refuses the key with another body', async () => {
-      const first = toLeadRecord(valid(quote()), meta());
-      const created = await store.submit(first, { key: 'k1', requestHash: 'h1' });
-      const replay = await store.submit(toLeadRecord(valid(quote()), meta()), { key: 'k1', requestHash: 'h1' });
-      expect(replay).toEqual({ kind: 'replayed', receipt: (created as { receipt: unknown }).receipt });
-      expect(await store.submit(toLeadRecord(valid(quote()), meta()), { key: 'k1', requestHash: 'h2' })).toEqual({ kind: 'key_reused' });
-      expect(await count(store)).toBe(1);
-    });
+      it('replays the first receipt for the same key and body, and refuses the key with another body', async () => {
+        const first = toLeadRecord(valid(quote()), meta());
+        const created = await store.submit(first, { key: 'k1', requestHash: 'h1' });
+        const replay = await store.submit(toLeadRecord(valid(quote()), meta()), { key: 'k1', requestHash: 'h1' });
+        expect(replay).toEqual({ kind: 'replayed', receipt: (created as { receipt: unknown }).receipt });
+        expect(await store.submit(toLeadRecord(valid(quote()), meta()), { key: 'k1', requestHash: 'h2' })).toEqual({ kind: 'key_reused' });
+        expect(await count(store)).toBe(1);
+      });
 
-    it('forgets an idempotency key after 24 hours', async () => {
-      await store.submit(toLeadRecord(valid(quote()), meta()), { key: 'k2', requestHash: 'h1' });
-      const later = toLeadRecord(valid(quote()), meta(new Date(Date.now() + 25 * 3600_000)));
-      expect((await store.submit(later, { key: 'k2', requestHash: 'h2' })).kind).toBe('created');
-    });
+      it('forgets an idempotency key after 24 hours', async () => {
+        await store.submit(toLeadRecord(valid(quote()), meta()), { key: 'k2', requestHash: 'h1' });
+        const later = toLeadRecord(valid(quote()), meta(new Date(Date.now() + 25 * 3600_000)));
+        expect((await store.submit(later, { key: 'k2', requestHash: 'h2' })).kind).toBe('created');
+      });
 
-    it('lets exactly one of many concurrent submissions with the same key or the same lead win', async () => {
-      const body = quote();
-      const sameKey = await Promise.all(Array.from({ length: 8 }, () => store.submit(toLeadRecord(valid(quote()), meta()), { key: 'race', requestHash: 'h' })));
-      expect(sameKey.filter((o) => o.kind === 'created')).toHaveLength(1);
-      expect(sameKey.filter((o) => o.kind === 'replayed')).toHaveLength(7);
-      const sameLead = await Promise.all(Array.from({ length: 8 }, () => store.submit(toLeadRecord(valid(body), meta()), undefined)));
-      expect(sameLead.filter((o) => o.kind === 'created')).toHaveLength(1);
-      expect(sameLead.filter((o) => o.kind === 'duplicate')).toHaveLength(7);
-      expect(await count(store)).toBe(2);
-    });
+      it('lets exactly one of many concurrent submissions with the same key or the same lead win', async () => {
+        const body = quote();
+        const sameKey = await Promise.all(Array.from({ length: 8 }, () => store.submit(toLeadRecord(valid(quote()), meta()), { key: 'race', requestHash: 'h' })));
+        expect(sameKey.filter((o) => o.kind === 'created')).toHaveLength(1);
+        expect(sameKey.filter((o) => o.kind === 'replayed')).toHaveLength(7);
+        const sameLead = await Promise.all(Array.from({ length: 8 }, () => store.submit(toLeadRecord(valid(body), meta()), undefined)));
+        expect(sameLead.filter((o) => o.kind === 'created')).toHaveLength(1);
+        expect(sameLead.filter((o) => o.kind === 'duplicate')).toHaveLength(7);
+        expect(await count(store)).toBe(2);
+      });
 
-    it('keeps the consent disclosure a web-form lead names, once per version, and exports it with the lead', async () => {
-      const disclosure = disclosureOf('I agree that Example Cleaning Co. may call, text and e-mail me. Privacy notice: /privacy');
-      const webMeta = { ...meta(), receivedVia: '/quote', channel: 'web-form' as const, disclosure };
-      const first = toLeadRecord(valid(quote()), webMeta);
-      const second = toLeadRecord(valid(quote()), webMeta);
-      const api = toLeadRecord(valid(quote()), meta());
-      for (const lead of [first, second, api]) expect((await store.submit(lead, undefined)).kind).toBe('created');
-      const exported = [];
-      for await (const l of store.exportLeads()) exported.push(l);
-      expect(exported.map((l) => [l.consent.channel, l.consent.disclosureVersion, l.disclosure?.text]).sort().reverse()).toEqual([
-        ['web-form', disclosure.version, disclosure.text],
-        ['web-form', disclosure.version, disclosure.text],
-        ['api', null, undefined],
-      ]);
-    });
-
-    it('makes a secret once and gives the same one to every opening of the store', async () => {
-      const key = await store.secret('test-key');
-      expect(key).toHaveLength(32);
-      expect(await store.secret('test-key')).toEqual(key);
-      expect(await store.secret('another-key')).not.toEqual(key);
-      await store.close();
-      store = await reopen();
-      expect(await store.secret('test-key')).toEqual(key);
-    });
-
-    it('exports what a filter selects: from --since (inclusive) until --until (exclusive), of one form', async () => {
-      const at = (iso: string) => meta(new Date(iso));
-      const leads = [
-        toLeadRecord(valid(quote()), at('2026-10-31T23:59:59.999Z')),
-        toLeadRecord(valid(quote()), at('2026-11-01T00:00:00.000Z')),
-        toLeadRecord(valid(contact()), at('2026-11-15T12:00:00.000Z')),
-        toLeadRecord(valid(quote()), at('2026-11-30T23:59:59.999Z')),
-        toLeadRecord(valid(contact()), at('2026-12-01T00:00:00.000Z')),
-      ];
-      for (const lead of leads) await store.submit(lead, undefined);
-      const ids = async (filter: Parameters<LeadStore['exportLeads']>[0]) => {
-        const found = [];
-        for await (const l of store.exportLeads(filter)) found.push(l.id);
-        return found;
-      };
-      const november = { since: new Date('2026-11-01T00:00:00Z'), until: new Date('2026-12-01T00:00:00Z') };
-      expect(await ids(november)).toEqual([leads[1]!.id, leads[2]!.id, leads[3]!.id]);
-      expect(await ids({ ...november, form: 'support' })).toEqual([leads[2]!.id]);
-      expect(await ids({ form: 'quote' })).toEqual([leads[0]!.id, leads[1]!.id, leads[3]!.id]);
-      expect(await ids({})).toHaveLength(5);
-    });
-
-    it('deletes every lead of one person, with their idempotency records, keeps everyone else\'s, and records the deletion without the person\'s details', async () => {
-      const person = { email: 'ada.byron@example.com', phone: '(503) 555-0177' };
-      const theirs = [toLeadRecord(valid(quote({ ...person })), meta()), toLeadRecord(valid(contact({ ...person, email: 'Ada.Byron@Example.com' })), meta())];
-      const others = toLeadRecord(valid(quote()), meta());
-      await store.submit(theirs[0]!, { key: 'ada-key', requestHash: 'h' });
-      await store.submit(theirs[1]!, undefined);
-      await store.submit(others, { key: 'other-key', requestHash: 'h' });
-      const match = { kind: 'email' as const, value: 'ada.byron@example.com' };
-      expect(await store.countPerson(match)).toEqual({ leads: 2, idempotencyKeys: 1, fingerprints: 2, officeEmails: [] });
-      const removed = await store.deletePerson(match, { kind: 'email', deletedAt: new Date('2026-11-22T10:00:00Z') });
-      expect(removed.leads).toBe(2);
-      const left = [];
-      for await (const l of store.exportLeads()) left.push(l.id);
-      expect(left).toEqual([others.id]);
-      expect(await store.deletionRecords()).toEqual([{ kind: 'email', deletedAt: new Date('2026-11-22T10:00:00Z'), leads: 2 }]);
-      // The key and the duplicate fingerprint went with the leads: the same submission is new again.
-      expect((await store.submit(toLeadRecord(valid(quote({ ...person })), meta()), { key: 'ada-key', requestHash: 'h' })).kind).toBe('created');
-      expect((await store.submit(toLeadRecord(valid(quote()), meta()), { key: 'other-key', requestHash: 'h' })).kind).toBe('replayed');
-      // By phone, in its normalised form.
-      expect((await store.countPerson({ kind: 'phone', value: '+15035550177' })).leads).toBe(1);
-    });
-
-    it('purges, step by step, leads past the retention period, records past 24 hours and deletion records past 24 months, and keeps the rest', async () => {
-      const now = new Date('2028-06-01T00:00:00Z');
-      const daysAgo = (d: number) => meta(new Date(now.getTime() - d * 86_400_000));
-      const old = Array.from({ length: 5 }, () => toLeadRecord(valid(quote()), daysAgo(800)));
-      const kept = toLeadRecord(valid(quote()), daysAgo(100));
-      const recent = toLeadRecord(valid(quote()), daysAgo(0.5));
-      for (const lead of old) await store.submit(lead, { key: `old-${lead.id}`, requestHash: 'h' });
-      await store.submit(kept, { key: 'kept-key', requestHash: 'h' });
-      await store.submit(recent, { key: 'recent-key', requestHash: 'h' });
-      await store.deletePerson({ kind: 'email', value: 'nobody@example.com' }, { kind: 'email', deletedAt: new Date(now.getTime() - 800 * 86_400_000) });
-      await store.deletePerson({ kind: 'email', value: 'nobody@example.com' }, { kind: 'phone', deletedAt: new Date(now.getTime() - 10 * 86_400_000) });
-      const cutoffs = purgeCutoffs(now, 730);
-      // Steps of two rows: the loop goes on until a step finds less than a full step.
-      const first = await store.purgeStep({ ...cutoffs, limit: 2 });
-      expect(first.leads).toBe(2);
-      const total = await purge(store, cutoffs);
-      expect(first.leads + total.leads).toBe(5);
-      // Every key older than 24 hours (the five old leads' and the kept one's), and the fingerprints of leads past 24 hours.
-      expect(first.idempotencyKeys + total.idempotencyKeys).toBe(6);
-      expect(first.fingerprints + total.fingerprints).toBeGreaterThanOrEqual(1);
-      const left = [];
-      for await (const l of store.exportLeads()) left.push(l.id);
-      expect(left.sort()).toEqual([kept.id, recent.id].sort());
-      expect((await store.deletionRecords()).map((r) => r.kind)).toEqual(['phone']);
-      // The kept lead's key expired and was purged: the same key is free; the recent one still replays.
-      expect((await store.submit(toLeadRecord(valid(quote()), meta(now)), { key: 'kept-key', requestHash: 'other' })).kind).toBe('created');
-      expect((await store.submit(toLeadRecord(valid(quote()), meta(now)), { key: 'recent-key', requestHash: 'h' })).kind).toBe('replayed');
-    });
-
-    it('purges safely from four openings of the store at once: every old lead removed once, no error, no deadlock', async () => {
-      const now = new Date('2028-06-01T00:00:00Z');
-      // With idempotency keys: each lead's records are wanted both by the 24-hour purge and with the lead.
-      await Promise.all(Array.from({ length: 1500 }, (_, i) => store.submit(toLeadRecord(valid(quote()), meta(new Date(now.getTime() - (800 + i / 1000) * 86_400_000))), { key: `old-${i}`, requestHash: 'h' })));
-      const others = await Promise.all([1, 2, 3].map(() => reopen()));
-      try {
-        const purged = await Promise.all([store, ...others].map((s) => purge(s, purgeCutoffs(now, 730))));
-        expect(purged.reduce((n, p) => n + p.leads, 0)).toBe(1500);
-        expect(purged.reduce((n, p) => n + p.idempotencyKeys, 0)).toBe(1500);
-        expect(await count(store)).toBe(0);
-      } finally {
-        await Promise.all(others.map((o) => o.close()));
-      }
-    });
-
-    it('erases a person while another opening purges the same old leads: each lead removed once, counted once', async () => {
-      const now = new Date('2028-06-01T00:00:00Z');
-      const person = { email: 'old.customer@example.com' };
-      // Leads past retention that still have their 24-hour records (a purge that did not run for a while).
-      await Promise.all(Array.from({ length: 1200 }, (_, i) => store.submit(toLeadRecord(valid(quote(person)), meta(new Date(now.getTime() - (800 + i / 1000) * 86_400_000))), { key: `kept-${i}`, requestHash: 'h' })));
-      const other = await reopen();
-      try {
-        const match = { kind: 'email' as const, value: person.email };
-        const [purged, erased] = await Promise.all([
-          purge(other, purgeCutoffs(now, 730)),
-          store.deletePerson(match, { kind: 'email', deletedAt: now }),
+      it('keeps the consent disclosure a web-form lead names, once per version, and exports it with the lead', async () => {
+        const disclosure = disclosureOf('I agree that Example Cleaning Co. may call, text and e-mail me. Privacy notice: /privacy');
+        const webMeta = { ...meta(), receivedVia: '/quote', channel: 'web-form' as const, disclosure };
+        const first = toLeadRecord(valid(quote()), webMeta);
+        const second = toLeadRecord(valid(quote()), webMeta);
+        const api = toLeadRecord(valid(quote()), meta());
+        for (const lead of [first, second, api]) expect((await store.submit(lead, undefined)).kind).toBe('created');
+        const exported = [];
+        for await (const l of store.exportLeads()) exported.push(l);
+        expect(exported.map((l) => [l.consent.channel, l.consent.disclosureVersion, l.disclosure?.text]).sort().reverse()).toEqual([
+          ['web-form', disclosure.version, disclosure.text],
+          ['web-form', disclosure.version, disclosure.text],
+          ['api', null, undefined],
         ]);
-        expect(purged.leads + erased.leads).toBe(1200);
-        expect(await count(store)).toBe(0);
-      } finally {
-        await other.close();
-      }
+      });
     });
 
-    describe('the outbox of the office\'s e-mail', () => {
+    describe('records: export, deletion on request, retention', () => {
+      it('exports what a filter selects: from --since (inclusive) until --until (exclusive), of one form', async () => {
+        const at = (iso: string) => meta(new Date(iso));
+        const leads = [
+          toLeadRecord(valid(quote()), at('2026-10-31T23:59:59.999Z')),
+          toLeadRecord(valid(quote()), at('2026-11-01T00:00:00.000Z')),
+          toLeadRecord(valid(contact()), at('2026-11-15T12:00:00.000Z')),
+          toLeadRecord(valid(quote()), at('2026-11-30T23:59:59.999Z')),
+          toLeadRecord(valid(contact()), at('2026-12-01T00:00:00.000Z')),
+        ];
+        for (const lead of leads) await store.submit(lead, undefined);
+        const ids = async (filter: Parameters<LeadStore['exportLeads']>[0]) => {
+          const found = [];
+          for await (const l of store.exportLeads(filter)) found.push(l.id);
+          return found;
+        };
+        const november = { since: new Date('2026-11-01T00:00:00Z'), until: new Date('2026-12-01T00:00:00Z') };
+        expect(await ids(november)).toEqual([leads[1]!.id, leads[2]!.id, leads[3]!.id]);
+        expect(await ids({ ...november, form: 'support' })).toEqual([leads[2]!.id]);
+        expect(await ids({ form: 'quote' })).toEqual([leads[0]!.id, leads[1]!.id, leads[3]!.id]);
+        expect(await ids({})).toHaveLength(5);
+      });
+
+      it('deletes every lead of one person, with their idempotency records, keeps everyone else\'s, and records the deletion without the person\'s details', async () => {
+        const person = { email: 'ada.byron@example.com', phone: '(503) 555-0177' };
+        const theirs = [toLeadRecord(valid(quote({ ...person })), meta()), toLeadRecord(valid(contact({ ...person, email: 'Ada.Byron@Example.com' })), meta())];
+        const others = toLeadRecord(valid(quote()), meta());
+        await store.submit(theirs[0]!, { key: 'ada-key', requestHash: 'h' });
+        await store.submit(theirs[1]!, undefined);
+        await store.submit(others, { key: 'other-key', requestHash: 'h' });
+        const match = { kind: 'email' as const, value: 'ada.byron@example.com' };
+        expect(await store.countPerson(match)).toEqual({ leads: 2, idempotencyKeys: 1, fingerprints: 2, officeEmails: [] });
+        const removed = await store.deletePerson(match, { kind: 'email', deletedAt: new Date('2026-11-22T10:00:00Z') });
+        expect(removed.leads).toBe(2);
+        const left = [];
+        for await (const l of store.exportLeads()) left.push(l.id);
+        expect(left).toEqual([others.id]);
+        expect(await store.deletionRecords()).toEqual([{ kind: 'email', deletedAt: new Date('2026-11-22T10:00:00Z'), leads: 2 }]);
+        // The key and the duplicate fingerprint went with the leads: the same submission is new again.
+        expect((await store.submit(toLeadRecord(valid(quote({ ...person })), meta()), { key: 'ada-key', requestHash: 'h' })).kind).toBe('created');
+        expect((await store.submit(toLeadRecord(valid(quote()), meta()), { key: 'other-key', requestHash: 'h' })).kind).toBe('replayed');
+        // By phone, in its normalised form.
+        expect((await store.countPerson({ kind: 'phone', value: '+15035550177' })).leads).toBe(1);
+      });
+
+      it('purges, step by step, leads past the retention period, records past 24 hours and deletion records past 24 months, and keeps the rest', async () => {
+        const now = new Date('2028-06-01T00:00:00Z');
+        const daysAgo = (d: number) => meta(new Date(now.getTime() - d * 86_400_000));
+        const old = Array.from({ length: 5 }, () => toLeadRecord(valid(quote()), daysAgo(800)));
+        const kept = toLeadRecord(valid(quote()), daysAgo(100));
+        const recent = toLeadRecord(valid(quote()), daysAgo(0.5));
+        for (const lead of old) await store.submit(lead, { key: `old-${lead.id}`, requestHash: 'h' });
+        await store.submit(kept, { key: 'kept-key', requestHash: 'h' });
+        await store.submit(recent, { key: 'recent-key', requestHash: 'h' });
+        await store.deletePerson({ kind: 'email', value: 'nobody@example.com' }, { kind: 'email', deletedAt: new Date(now.getTime() - 800 * 86_400_000) });
+        await store.deletePerson({ kind: 'email', value: 'nobody@example.com' }, { kind: 'phone', deletedAt: new Date(now.getTime() - 10 * 86_400_000) });
+        const cutoffs = purgeCutoffs(now, 730);
+        // Steps of two rows: the loop goes on until a step finds less than a full step.
+        const first = await store.purgeStep({ ...cutoffs, limit: 2 });
+        expect(first.leads).toBe(2);
+        const total = await purge(store, cutoffs);
+        expect(first.leads + total.leads).toBe(5);
+        // Every key older than 24 hours (the five old leads' and the kept one's), and the fingerprints of leads past 24 hours.
+        expect(first.idempotencyKeys + total.idempotencyKeys).toBe(6);
+        expect(first.fingerprints + total.fingerprints).toBeGreaterThanOrEqual(1);
+        const left = [];
+        for await (const l of store.exportLeads()) left.push(l.id);
+        expect(left.sort()).toEqual([kept.id, recent.id].sort());
+        expect((await store.deletionRecords()).map((r) => r.kind)).toEqual(['phone']);
+        // The kept lead's key expired and was purged: the same key is free; the recent one still replays.
+        expect((await store.submit(toLeadRecord(valid(quote()), meta(now)), { key: 'kept-key', requestHash: 'other' })).kind).toBe('created');
+        expect((await store.submit(toLeadRecord(valid(quote()), meta(now)), { key: 'recent-key', requestHash: 'h' })).kind).toBe('replayed');
+      });
+
+      it('purges safely from four openings of the store at once: every old lead removed once, no error, no deadlock', async () => {
+        const now = new Date('2028-06-01T00:00:00Z');
+        // With idempotency keys: each lead's records are wanted both by the 24-hour purge and with the lead.
+        await Promise.all(Array.from({ length: 1500 }, (_, i) => store.submit(toLeadRecord(valid(quote()), meta(new Date(now.getTime() - (800 + i / 1000) * 86_400_000))), { key: `old-${i}`, requestHash: 'h' })));
+        const others = await Promise.all([1, 2, 3].map(() => reopen()));
+        try {
+          const purged = await Promise.all([store, ...others].map((s) => purge(s, purgeCutoffs(now, 730))));
+          expect(purged.reduce((n, p) => n + p.leads, 0)).toBe(1500);
+          expect(purged.reduce((n, p) => n + p.idempotencyKeys, 0)).toBe(1500);
+          expect(await count(store)).toBe(0);
+        } finally {
+          await Promise.all(others.map((o) => o.close()));
+        }
+      });
+
+      it('erases a person while another opening purges the same old leads: each lead removed once, counted once', async () => {
+        const now = new Date('2028-06-01T00:00:00Z');
+        const person = { email: 'old.customer@example.com' };
+        // Leads past retention that still have their 24-hour records (a purge that did not run for a while).
+        await Promise.all(Array.from({ length: 1200 }, (_, i) => store.submit(toLeadRecord(valid(quote(person)), meta(new Date(now.getTime() - (800 + i / 1000) * 86_400_000))), { key: `kept-${i}`, requestHash: 'h' })));
+        const other = await reopen();
+        try {
+          const match = { kind: 'email' as const, value: person.email };
+          const [purged, erased] = await Promise.all([
+            purge(other, purgeCutoffs(now, 730)),
+            store.deletePerson(match, { kind: 'email', deletedAt: now }),
+          ]);
+          expect(purged.leads + erased.leads).toBe(1200);
+          expect(await count(store)).toBe(0);
+        } finally {
+          await other.close();
+        }
+      });
+    });
+
+    describe('outbox: the office\'s e-mail about each new lead', () => {
       const lease = (now: Date, owner = 'sender-a', limit = 10) => ({ owner, now, until: new Date(now.getTime() + 120_000), limit });
       let notifying: LeadStore;
       beforeEach(async () => {
@@ -384,19 +378,31 @@ for (const factory of factories) {
       });
     });
 
-    it('remembers the first announcement of a value until it changes', async () => {
-      const t0 = new Date('2026-11-22T00:00:00Z');
-      expect(await store.announcedAt('sunset', '2028-01-01')).toBeUndefined();
-      await store.recordAnnouncement('sunset', '2028-01-01', t0);
-      expect(await store.announcedAt('sunset', '2028-01-01')).toEqual(t0);
-      expect(await store.announcedAt('sunset', '2029-01-01')).toBeUndefined();
-      // Announcing the same value again keeps its first moment; a new value starts afresh.
-      const t1 = new Date('2026-12-01T00:00:00Z');
-      await store.recordAnnouncement('sunset', '2028-01-01', t1);
-      expect(await store.announcedAt('sunset', '2028-01-01')).toEqual(t0);
-      await store.recordAnnouncement('sunset', '2029-01-01', t1);
-      expect(await store.announcedAt('sunset', '2029-01-01')).toEqual(t1);
-      expect(await store.announcedAt('sunset', '2028-01-01')).toBeUndefined();
+    describe('service keys: secrets and announcements', () => {
+      it('makes a secret once and gives the same one to every opening of the store', async () => {
+        const key = await store.secret('test-key');
+        expect(key).toHaveLength(32);
+        expect(await store.secret('test-key')).toEqual(key);
+        expect(await store.secret('another-key')).not.toEqual(key);
+        await store.close();
+        store = await reopen();
+        expect(await store.secret('test-key')).toEqual(key);
+      });
+
+      it('remembers the first announcement of a value until it changes', async () => {
+        const t0 = new Date('2026-11-22T00:00:00Z');
+        expect(await store.announcedAt('sunset', '2028-01-01')).toBeUndefined();
+        await store.recordAnnouncement('sunset', '2028-01-01', t0);
+        expect(await store.announcedAt('sunset', '2028-01-01')).toEqual(t0);
+        expect(await store.announcedAt('sunset', '2029-01-01')).toBeUndefined();
+        // Announcing the same value again keeps its first moment; a new value starts afresh.
+        const t1 = new Date('2026-12-01T00:00:00Z');
+        await store.recordAnnouncement('sunset', '2028-01-01', t1);
+        expect(await store.announcedAt('sunset', '2028-01-01')).toEqual(t0);
+        await store.recordAnnouncement('sunset', '2029-01-01', t1);
+        expect(await store.announcedAt('sunset', '2029-01-01')).toEqual(t1);
+        expect(await store.announcedAt('sunset', '2028-01-01')).toBeUndefined();
+      });
     });
   });
 }

@@ -1,0 +1,28 @@
+/**
+ * The PostgreSQL lead store for deployments of more than one instance (`pg` with a pool). The same
+ * behaviour as the SQLite store: a receipt only after COMMIT; idempotency keys and duplicate
+ * detection decided by unique keys inside one transaction; versioned migrations applied at
+ * start-up under an advisory lock. One pool (`handle.ts`) shared by a file per role: intake,
+ * records, outbox, service keys.
+ */
+import type { LeadStore } from '../../leads/store.ts';
+import { openPostgresHandle } from './handle.ts';
+import { postgresIntake, type PostgresStoreOptions } from './intake.ts';
+import { postgresKeys } from './keys.ts';
+import { postgresOutbox } from './outbox.ts';
+import { postgresRecords } from './records.ts';
+
+export type { PostgresStoreOptions } from './intake.ts';
+
+/** Opens a pool on `url`, applies migrations, and returns the store. */
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<LeadStore> {
+  const handle = await openPostgresHandle(url);
+  return {
+    kind: 'postgres',
+    ...postgresIntake(handle, options),
+    ...postgresRecords(handle),
+    ...postgresOutbox(handle),
+    ...postgresKeys(handle),
+    close: () => handle.pool.end(),
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The PostgreSQL store taking in leads: the idempotency key and the duplicate fingerprint are
+ * unique keys written in the lead's own transaction (with its notification to the office, when
+ * the office is told), so that concurrent requests on several instances cannot both win; the
+ * answer of a lost race is read from the row that won.
+ */
+import { receiptOf, type LeadRecord } from '../../leads/lead.ts';
+import { REPLAY_WINDOW_MS, type IdempotencyClaim, type LeadIntake, type SubmitOutcome } from '../../leads/store.ts';
+import type { PostgresHandle } from './handle.ts';
+
+/**
+ * A conflicting claim that is still fresh makes the transaction roll back (nothing stored); the
+ * answer is then read from the row that won.
+ */
+class Lost extends Error {}
+
+/** How the PostgreSQL store is opened. */
+export interface PostgresStoreOptions {
+  /** Write each new lead's notification to the office into the outbox, in the lead's transaction. */
+  outbox?: boolean;
+}
+
+/** The intake role on `handle`. */
+export function postgresIntake(handle: PostgresHandle, options: PostgresStoreOptions): LeadIntake {
+  const { pool, transaction, unavailable } = handle;
+  async function submit(lead: LeadRecord, claim: IdempotencyClaim | undefined): Promise<SubmitOutcome> {
+    const receivedAt = new Date(lead.receivedAt);
+    const since = new Date(receivedAt.getTime() - REPLAY_WINDOW_MS);
+    const receipt = receiptOf(lead);
+    try {
+      return await transaction(async (c) => {
+        await c.query(
+          `INSERT INTO leads (id, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          [lead.id, lead.formType, receivedAt, lead.receivedVia, JSON.stringify(lead.fields), lead.phoneE164, lead.emailNormalised, lead.fingerprint, JSON.stringify(lead.consent)],
+        );
+        if (lead.disclosure) {
+          await c.query('INSERT INTO disclosures (version, text, first_seen_at) VALUES ($1, $2, $3) ON CONFLICT (version) DO NOTHING', [lead.disclosure.version, lead.disclosure.text, receivedAt]);
+        }
+        if (claim) {
+          const won = await c.query(
+            `INSERT INTO idempotency_keys (key, request_hash, lead_id, response, created_at) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (key) DO UPDATE SET request_hash = excluded.request_hash, lead_id = excluded.lead_id,
+               response = excluded.response, created_at = excluded.created_at
+             WHERE idempotency_keys.created_at <= $6`,
+            [claim.key, claim.requestHash, lead.id, JSON.stringify(receipt), receivedAt, since],
+          );
+          if (won.rowCount === 0) throw new Lost('key');
+        }
+        const first = await c.query(
+          `INSERT INTO lead_fingerprints (fingerprint, lead_id, received_at) VALUES ($1, $2, $3)
+           ON CONFLICT (fingerprint) DO UPDATE SET lead_id = excluded.lead_id, received_at = excluded.received_at
+           WHERE lead_fingerprints.received_at <= $4`,
+          [lead.fingerprint, lead.id, receivedAt, since],
+        );
+        if (first.rowCount === 0) throw new Lost('duplicate');
+        if (options.outbox) await c.query('INSERT INTO outbox (lead_id, created_at, next_attempt_at) VALUES ($1, $2, $2)', [lead.id, receivedAt]);
+        return { kind: 'created', receipt } as const;
+      });
+    } catch (err) {
+      if (!(err instanceof Lost)) throw err;
+      if (err.message === 'key') {
+        const row = (await pool.query<{ request_hash: string; response: SubmitOutcome & { id: string } }>('SELECT request_hash, response FROM idempotency_keys WHERE key = $1', [claim!.key]).catch(unavailable)).rows[0]!;
+        return row.request_hash === claim!.requestHash ? { kind: 'replayed', receipt: row.response as never } : { kind: 'key_reused' };
+      }
+      const row = (await pool.query<{ lead_id: string }>('SELECT lead_id FROM lead_fingerprints WHERE fingerprint = $1', [lead.fingerprint]).catch(unavailable)).rows[0]!;
+      return { kind: 'duplicate', leadId: row.lead_id };
+    }
+  }
+
+  return {
+    submit,
+    ping: async () => void (await pool.query('SELECT 1').catch(unavailable)),
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * The embedded lead store on `node:sqlite`: WAL journal, `synchronous=FULL` (every commit is on
+ * disk before `submit` resolves), a busy timeout for other processes on the same file. One
+ * connection (`handle.ts`) shared by a file per role: intake, records, outbox, service keys.
+ */
+import type { LeadStore } from '../../leads/store.ts';
+import { openSqliteHandle } from './handle.ts';
+import { sqliteIntake, type SqliteStoreOptions } from './intake.ts';
+import { sqliteKeys } from './keys.ts';
+import { sqliteOutbox } from './outbox.ts';
+import { sqliteRecords } from './records.ts';
+
+export type { SqliteStoreOptions } from './intake.ts';
+
+/** Opens (creating if needed) the SQLite store at `path`, applies migrations and checks its settings. */
+export function openSqliteStore(path: string, options: SqliteStoreOptions = { groupCommit: true }): LeadStore {
+  const handle = openSqliteHandle(path);
+  const { flush, ...intake } = sqliteIntake(handle, options);
+  return {
+    kind: 'sqlite',
+    ...intake,
+    ...sqliteRecords(handle),
+    ...sqliteOutbox(handle),
+    ...sqliteKeys(handle),
+    close: async () => {
+      flush();
+      if (handle.db.isOpen) handle.db.close();
+    },
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * The SQLite store taking in leads: each submission's idempotency key, duplicate check and insert
+ * (with its notification to the office, when the office is told) in one transaction; submissions
+ * that arrive together commit together (group commit: one fsync for all of them).
+ */
+import { receiptOf, type LeadRecord } from '../../leads/lead.ts';
+import { REPLAY_WINDOW_MS, type IdempotencyClaim, type LeadIntake, type SubmitOutcome } from '../../leads/store.ts';
+import type { SqliteHandle } from './handle.ts';
+
+/** How the SQLite store commits. */
+export interface SqliteStoreOptions {
+  /** Commit submissions that arrive together in one transaction (one fsync); on by default. */
+  groupCommit: boolean;
+  /** Write each new lead's notification to the office into the outbox, in the lead's transaction. */
+  outbox?: boolean;
+}
+
+interface Pending {
+  lead: LeadRecord;
+  claim: IdempotencyClaim | undefined;
+  resolve(outcome: SubmitOutcome): void;
+  reject(err: unknown): void;
+}
+
+/** The intake role on `handle`, and `flush`, which commits what waits for its batch (before closing). */
+export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions): LeadIntake & { flush(): void } {
+  const { db, storeError, guard } = handle;
+  const findKey = db.prepare('SELECT request_hash, response, created_at FROM idempotency_keys WHERE key = ?');
+  const findDuplicate = db.prepare('SELECT id FROM leads WHERE fingerprint = ? AND received_at > ? ORDER BY received_at LIMIT 1');
+  const insertLead = db.prepare(
+    `INSERT INTO leads (id, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const saveKey = db.prepare(
+    `INSERT INTO idempotency_keys (key, request_hash, lead_id, response, created_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET request_hash = excluded.request_hash, lead_id = excluded.lead_id,
+       response = excluded.response, created_at = excluded.created_at`,
+  );
+  const insertNotification = db.prepare('INSERT INTO outbox (lead_id, created_at, next_attempt_at) VALUES (?, ?, ?)');
+  const insertDisclosure = db.prepare('INSERT INTO disclosures (version, text, first_seen_at) VALUES (?, ?, ?) ON CONFLICT (version) DO NOTHING');
+  const selectOne = db.prepare('SELECT 1');
+
+  // The batch's transaction statements, compiled once (as text, each would be parsed per lead).
+  const tx = {
+    begin: db.prepare('BEGIN IMMEDIATE'),
+    savepoint: db.prepare('SAVEPOINT lead'),
+    release: db.prepare('RELEASE lead'),
+    rollbackTo: db.prepare('ROLLBACK TO lead'),
+    commit: db.prepare('COMMIT'),
+  };
+
+  /** One submission inside an open transaction: idempotency key, then duplicates, then insert. */
+  function submitInTransaction(lead: LeadRecord, claim: IdempotencyClaim | undefined): SubmitOutcome {
+    const since = new Date(Date.parse(lead.receivedAt) - REPLAY_WINDOW_MS).toISOString();
+    if (claim) {
+      const row = findKey.get(claim.key) as { request_hash: string; response: string; created_at: string } | undefined;
+      if (row && row.created_at > since) {
+        return row.request_hash === claim.requestHash ? { kind: 'replayed', receipt: JSON.parse(row.response) } : { kind: 'key_reused' };
+      }
+    }
+    const duplicate = findDuplicate.get(lead.fingerprint, since) as { id: string } | undefined;
+    if (duplicate) return { kind: 'duplicate', leadId: duplicate.id };
+    insertLead.run(lead.id, lead.formType, lead.receivedAt, lead.receivedVia, JSON.stringify(lead.fields), lead.phoneE164,
+      lead.emailNormalised, lead.fingerprint, JSON.stringify(lead.consent));
+    if (lead.disclosure) insertDisclosure.run(lead.disclosure.version, lead.disclosure.text, lead.receivedAt);
+    if (options.outbox) insertNotification.run(lead.id, lead.receivedAt, lead.receivedAt);
+    const receipt = receiptOf(lead);
+    if (claim) saveKey.run(claim.key, claim.requestHash, lead.id, JSON.stringify(receipt), lead.receivedAt);
+    return { kind: 'created', receipt };
+  }
+
+  let pending: Pending[] = [];
+
+  /**
+   * Commits a batch of submissions in one transaction: one fsync for all of them (group commit).
+   * node:sqlite is synchronous, so the batch runs to its end before any other request's code, and
+   * BEGIN IMMEDIATE takes the write lock first so that another process on the file cannot interleave
+   * either. Each submission has a savepoint of its own, so one failure touches no other; every
+   * promise is settled only after COMMIT has returned, so no receipt precedes its commit.
+   */
+  function commitBatch(batch: Pending[]): void {
+    const outcomes: Array<{ ok: SubmitOutcome } | { err: unknown }> = [];
+    let phase: 'transaction' | 'commit' = 'transaction';
+    try {
+      tx.begin.run();
+      for (const item of batch) {
+        tx.savepoint.run();
+        try {
+          outcomes.push({ ok: submitInTransaction(item.lead, item.claim) });
+          tx.release.run();
+        } catch (err) {
+          // SQLite itself rolled the whole transaction back (a full disk, an I/O error): the batch
+          // fails with that error, not with the savepoint's absence.
+          if (!db.isTransaction) throw err;
+          tx.rollbackTo.run();
+          tx.release.run();
+          outcomes.push({ err });
+        }
+      }
+      phase = 'commit';
+      tx.commit.run();
+    } catch (err) {
+      try {
+        if (db.isOpen && db.isTransaction) db.exec('ROLLBACK');
+      } catch {
+        // The transaction is gone with the connection; the batch is refused below either way.
+      }
+      for (const item of batch) item.reject(storeError(err, phase));
+      return;
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]!;
+      if ('ok' in outcome) item.resolve(outcome.ok);
+      else item.reject(storeError(outcome.err));
+    });
+  }
+
+  function flush(): void {
+    const batch = pending;
+    pending = [];
+    if (batch.length > 0) commitBatch(batch);
+  }
+
+  return {
+    submit(lead, claim) {
+      return new Promise((resolve, reject) => {
+        const item = { lead, claim, resolve, reject };
+        if (!options.groupCommit) return commitBatch([item]);
+        // Submissions that arrive in the same turn of the event loop share one commit.
+        pending.push(item);
+        if (pending.length === 1) setImmediate(flush);
+      });
+    },
+    ping: () => guard(() => void selectOne.get()),
+    flush,
+  };
+}

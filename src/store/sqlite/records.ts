@@ -1,0 +1,76 @@
+/**
+ * The SQLite store's leads as the office and the privacy rules reach them: the export (streamed),
+ * a person's leads counted and deleted on request with a deletion record, and the purge of what is
+ * past its time, each deletion's bytes overwritten and the log emptied after it.
+ */
+import type { DeletionRecord, LeadFilter, LeadRecords, PersonMatch, Purged, Removed } from '../../leads/store.ts';
+import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
+
+const personColumn = (match: PersonMatch) => (match.kind === 'email' ? 'email_normalised' : 'phone_e164');
+
+/** The records role on `handle`. */
+export function sqliteRecords(handle: SqliteHandle): LeadRecords {
+  const { db, guard, inTransaction, eraseFromWal } = handle;
+
+  function countPerson(match: PersonMatch): Removed {
+    const column = personColumn(match);
+    const count = (sql: string) => Number((db.prepare(sql).get(match.value) as { n: number }).n);
+    return {
+      leads: count(`SELECT count(*) AS n FROM leads WHERE ${column} = ?`),
+      idempotencyKeys: count(`SELECT count(*) AS n FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${column} = ?)`),
+      fingerprints: count(`SELECT count(*) AS n FROM leads WHERE ${column} = ? AND fingerprint <> ''`),
+      officeEmails: (db.prepare(`SELECT lead_id FROM outbox WHERE sent_at IS NOT NULL AND lead_id IN (SELECT id FROM leads WHERE ${column} = ?) ORDER BY lead_id`).all(match.value) as Array<{ lead_id: string }>).map((r) => r.lead_id),
+    };
+  }
+
+  return {
+    async *exportLeads(filter: LeadFilter = {}) {
+      const disclosureText = handle.disclosureTexts();
+      const conditions: Array<[string, string | undefined]> = [
+        ['received_at >= ?', filter.since?.toISOString()],
+        ['received_at < ?', filter.until?.toISOString()],
+        ['form_type = ?', filter.form],
+      ];
+      const used = conditions.filter(([, value]) => value !== undefined);
+      const sql = `SELECT * FROM leads ${used.length > 0 ? `WHERE ${used.map(([c]) => c).join(' AND ')}` : ''} ORDER BY received_at, id`;
+      const params = used.map(([, value]) => value!);
+      // The statement streams: one row in memory at a time, whatever the number of leads.
+      for (const row of db.prepare(sql).iterate(...params)) yield rowToLead(row as unknown as LeadRow, disclosureText);
+    },
+    countPerson: (match) => guard(() => countPerson(match)),
+    deletePerson: (match, record) =>
+      guard(() => {
+        const removed = inTransaction(() => {
+          const removed = countPerson(match);
+          db.prepare(`DELETE FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${personColumn(match)} = ?)`).run(match.value);
+          db.prepare(`DELETE FROM leads WHERE ${personColumn(match)} = ?`).run(match.value);
+          db.prepare('INSERT INTO deletion_records (identifier_kind, deleted_at, lead_count) VALUES (?, ?, ?)').run(record.kind, record.deletedAt.toISOString(), removed.leads);
+          return removed;
+        });
+        eraseFromWal();
+        return removed;
+      }),
+    deletionRecords: () =>
+      guard(() =>
+        (db.prepare('SELECT identifier_kind, deleted_at, lead_count FROM deletion_records ORDER BY deleted_at, id').all() as Array<{ identifier_kind: DeletionRecord['kind']; deleted_at: string; lead_count: number }>)
+          .map((r) => ({ kind: r.identifier_kind, deletedAt: new Date(r.deleted_at), leads: r.lead_count })),
+      ),
+    purgeStep: (step) =>
+      guard(() => {
+        const purged = inTransaction((): Purged => {
+          const before = (d: Date) => d.toISOString();
+          const changes = (sql: string, ...params: Array<string | number>) => Number(db.prepare(sql).run(...params).changes);
+          let idempotencyKeys = changes('DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? LIMIT ?)', before(step.replayBefore), step.limit);
+          // A fingerprint serves the 24-hour duplicate rule only: it is cleared from the lead afterwards.
+          const fingerprints = changes("UPDATE leads SET fingerprint = '' WHERE id IN (SELECT id FROM leads WHERE received_at < ? AND fingerprint <> '' LIMIT ?)", before(step.replayBefore), step.limit);
+          const old = `SELECT id FROM leads WHERE received_at < ? LIMIT ?`;
+          idempotencyKeys += changes(`DELETE FROM idempotency_keys WHERE lead_id IN (${old})`, before(step.leadsBefore), step.limit);
+          const leads = changes(`DELETE FROM leads WHERE id IN (${old})`, before(step.leadsBefore), step.limit);
+          const deletionRecords = changes('DELETE FROM deletion_records WHERE id IN (SELECT id FROM deletion_records WHERE deleted_at < ? LIMIT ?)', before(step.deletionRecordsBefore), step.limit);
+          return { leads, idempotencyKeys, fingerprints, deletionRecords };
+        });
+        if (purged.leads > 0 || purged.fingerprints > 0) eraseFromWal();
+        return purged;
+      }),
+  };
+}
