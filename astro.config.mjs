@@ -3,7 +3,7 @@ import mdx from '@astrojs/mdx';
 import node from '@astrojs/node';
 import { defineConfig } from 'astro/config';
 import { getConfig } from './src/config.ts';
-import { MAX_FORM_BODY_BYTES } from './src/service-info.ts';
+import { MAX_FORM_BODY_BYTES } from './src/facts.ts';
 import { inlineCodeGuard } from './src/integrations/inline-code-guard.ts';
 import { serverBundle } from './src/integrations/server-bundle.ts';
 

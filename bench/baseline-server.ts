@@ -17,7 +17,7 @@ import { toLeadRecord } from '../src/leads/lead.ts';
 import { validateLead } from '../src/leads/validate.ts';
 import { createMemoryLimiter } from '../src/limiter/memory-limiter.ts';
 import type { RateLimitState } from '../src/limiter/rate-limiter.ts';
-import { RATE_LIMIT, RATE_LIMIT_POLICY } from '../src/service-info.ts';
+import { RATE_LIMIT, RATE_LIMIT_POLICY } from '../src/facts.ts';
 import { SQLITE_MIGRATIONS } from '../src/store/migrations.ts';
 
 const [path = 'baseline.sqlite', client = 'dist/client'] = process.argv.slice(2);

@@ -4,6 +4,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
+import { parseIsoDate } from './lib/time.ts';
 
 /** How long leads are kept by default: the 24 months `/privacy` promises. */
 export const DEFAULT_RETENTION_DAYS = 730;
@@ -15,10 +16,10 @@ const dateTime = (name: string) =>
   z
     .string()
     .trim()
-    .refine((s) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s)), {
+    .refine((s) => parseIsoDate(s) !== undefined, {
       message: `${name} must be an ISO 8601 date (2026-11-22) or date-time with a zone (2026-11-22T00:00:00Z)`,
     })
-    .transform((s) => new Date(s));
+    .transform((s) => parseIsoDate(s)!);
 
 /** Parses one TRUST_PROXY entry (an IP or a CIDR) into the block list; false when it is not one. */
 function addTrusted(list: BlockList, entry: string): boolean {

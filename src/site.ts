@@ -1,12 +1,14 @@
-/** Site-wide facts for the pages: the public origin and the navigation, read once at build time. */
+/** Site-wide facts for the pages: the public origin and the navigation, read when a page is rendered. */
 import { getCollection, getEntry } from 'astro:content';
 import { getConfig } from './config.ts';
-import { serviceLinks } from './service-info.ts';
+import { serviceLinks } from './facts.ts';
 import { WEB_FORMS } from './web-forms/forms.ts';
 
-/** The public origin (`SITE_URL`) the pages link with. */
-export const siteUrl = getConfig().siteUrl;
-export const links = serviceLinks(siteUrl);
+/** The public origin (`SITE_URL`) the pages link with: read when asked, not when this module loads. */
+export const siteUrl = (): string => getConfig().siteUrl;
+
+/** The service's links from that origin. */
+export const links = () => serviceLinks(siteUrl());
 
 /** The company, as `content/company.yaml` describes it. */
 export async function company(): Promise<{ name: string; area: string; timeZone: string }> {

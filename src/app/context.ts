@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { LeadIntake } from '../leads/store.ts';
 import type { RateLimiter } from '../limiter/rate-limiter.ts';
-import type { Offer } from '../service-info.ts';
+import type { Offer } from '../facts.ts';
 
 /** Created once per process by `src/app/services.ts` and handed to endpoints as `locals.services`. */
 export interface AppServices {

@@ -21,6 +21,18 @@ function isoTimeOncePerMs(): () => string {
   };
 }
 
+/**
+ * How an error appears in the log, decided here once (as Fastify registers pino's error serializer
+ * once): every call logs `{ err }`. Its name, message, code and stack, and nothing else: a database
+ * driver's error carries more enumerable fields (PostgreSQL's `detail` quotes the values of a row),
+ * which could be a customer's details.
+ */
+function errorFields(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: String(err) };
+  const code = (err as { code?: unknown }).code;
+  return { name: err.name, message: err.message, ...((typeof code === 'string' || typeof code === 'number') && { code }), stack: err.stack };
+}
+
 /** The process's logger, writing JSON lines to `destination` (standard output by default). */
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   return pino(
@@ -28,6 +40,7 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
       level,
       base: undefined,
       timestamp: isoTimeOncePerMs(),
+      serializers: { err: errorFields },
       // Belt and braces: if lead data (or the SMTP credentials) ever reaches a log call, it is censored, not written. (Not
       // `*.name` or `*.message`: those would also hide the name and message of every logged error.)
       redact: {

@@ -10,11 +10,11 @@ import { createLeadStore } from '../store/index.ts';
 import { backupSqliteFile, BackupError } from '../store/sqlite-backup.ts';
 import { exportLeads } from './export.ts';
 import { parseDate, USAGE, UsageError } from './usage.ts';
+import { plural } from '../lib/text.ts';
 
 type Command = (args: string[], store: () => Promise<LeadStore>) => Promise<void>;
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 const commands: Record<string, Command> = {
   async export(args, open) {

@@ -1,3 +1,6 @@
+/** How the operator commands are called, and how their arguments are read. */
+import { parseIsoDate } from '../lib/time.ts';
+
 /** How the operator commands are called; a wrong call prints this and exits with 2. */
 export const USAGE = `usage: npm run leads -- <command> [options]
 
@@ -36,8 +39,7 @@ export class UsageError extends Error {
 /** An ISO 8601 date or date-time with a zone, as a `Date`; a `UsageError` naming `option` otherwise. */
 export function parseDate(option: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) || Number.isNaN(Date.parse(value))) {
-    throw new UsageError(`${option} must be an ISO 8601 date or date-time with a zone, such as 2026-11-01 or 2026-11-01T09:00:00Z (got "${value}")`);
-  }
-  return new Date(value);
+  const date = parseIsoDate(value);
+  if (!date) throw new UsageError(`${option} must be an ISO 8601 date or date-time with a zone, such as 2026-11-01 or 2026-11-01T09:00:00Z (got "${value}")`);
+  return date;
 }

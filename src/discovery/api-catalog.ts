@@ -1,5 +1,5 @@
 /** `/.well-known/api-catalog`: an RFC 9727 API catalog, an RFC 9264 linkset, built from `SITE_URL`. */
-import { serviceLinks } from '../service-info.ts';
+import { serviceLinks } from '../facts.ts';
 
 export const API_CATALOG_MEDIA_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
 

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { SERVICE_NAME, serviceLinks } from '../service-info.ts';
+import { SERVICE_NAME, serviceLinks } from '../facts.ts';
 import { redocly } from './openapi.ts';
 import { plainReference } from './plain-reference.ts';
 

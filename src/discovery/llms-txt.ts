@@ -3,7 +3,7 @@
  * sections of links and `## Optional`. Generated from the same facts as the API, so it cannot drift.
  */
 import { PROBLEMS, PROBLEM_CODES } from '../problems/registry.ts';
-import { agentGuidance, FACTS, NOT_OFFERED, RATE_LIMIT_POLICY, SERVICE_NAME, USAGE_RULES, serviceLinks, type Offer } from '../service-info.ts';
+import { agentGuidance, FACTS, NOT_OFFERED, RATE_LIMIT_POLICY, SERVICE_NAME, USAGE_RULES, serviceLinks, type Offer } from '../facts.ts';
 import { curlExample } from './examples.ts';
 
 /** The text of `/llms.txt` for the deployment `doc` (the completed OpenAPI description) describes, whose forms offer `offer`. */

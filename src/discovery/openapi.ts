@@ -1,7 +1,7 @@
 /**
  * `/openapi.json`: `spec/openapi.yaml` (the prose, paths and shapes) bundled by Redocly at build
  * time and completed from the code, so that each fact the server enforces is stated once:
- *   - `{{name}}` in any text becomes the fact of that name (`FACTS` in `src/service-info.ts`);
+ *   - `{{name}}` in any text becomes the fact of that name (`FACTS` in `src/facts.ts`);
  *   - the lead forms' fields take their constraints from the validation itself: required fields,
  *     lengths and constants from zod's JSON Schema of each form, one pattern per string field
  *     (`PUBLISHED_PATTERNS`); the YAML gives only the words and the examples;
@@ -21,7 +21,7 @@ import { ContactMessage, PUBLISHED_PATTERNS, QuoteRequest } from '../leads/schem
 import { validateLead } from '../leads/validate.ts';
 import { Problem, problemDocument } from '../problems/problem.ts';
 import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../problems/registry.ts';
-import { agentGuidance, API_PATHS, EXAMPLE_IDEMPOTENCY_KEYS, fact, RATE_LIMIT, RATE_LIMIT_POLICY, type Offer } from '../service-info.ts';
+import { agentGuidance, API_PATHS, EXAMPLE_IDEMPOTENCY_KEYS, fact, RATE_LIMIT, RATE_LIMIT_POLICY, type Offer } from '../facts.ts';
 
 /** The source of the description; paths resolve from the project root, where builds run. */
 export const SPEC_PATH = resolve('spec/openapi.yaml');

@@ -22,7 +22,7 @@ export function allowHeader(route: ApiRoute): string {
  */
 export function serveRoute(route: ApiRoute, method: string, request: Request | undefined, ctx: ApiContext): Promise<Response> {
   const headers = new Headers(route.deprecated ? ctx.services.aliasHeaders : undefined);
-  return answer(ctx, headers, async () => {
+  return respond(ctx, headers, async () => {
     if (request && route.methods.includes(method)) return route.handle(request, ctx, route, headers);
     if (route.rateLimited) setAll(headers, rateLimitHeaders(await peekSubmissions(ctx.services.limiter, ctx.request.clientAddress)));
     const allow = allowHeader(route);
@@ -33,13 +33,13 @@ export function serveRoute(route: ApiRoute, method: string, request: Request | u
 
 /** The answer for a path under `/api/` that no route serves. */
 export function notFound(path: string, ctx: ApiContext): Promise<Response> {
-  return answer(ctx, new Headers(), async () => {
+  return respond(ctx, new Headers(), async () => {
     throw new Problem('not_found', `There is no API resource at ${path}.`);
   });
 }
 
 /** Runs `handler`, turning any failure into a problem response; `headers` go on every response. */
-async function answer(ctx: ApiContext, headers: Headers, handler: () => Promise<Response>): Promise<Response> {
+async function respond(ctx: ApiContext, headers: Headers, handler: () => Promise<Response>): Promise<Response> {
   let response: Response;
   try {
     response = await handler();
@@ -55,6 +55,6 @@ function toProblem(err: unknown, ctx: ApiContext): Problem {
   const log = ctx.services.logger;
   // A store that fails under any other route is answered as the intake's is.
   if (err instanceof StoreUnavailableError) return unavailable(err instanceof CommitOutcomeUnknownError, err, ctx);
-  log.error({ reqId: ctx.request.id, err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, 'unexpected error');
+  log.error({ reqId: ctx.request.id, err }, 'unexpected error');
   return new Problem('internal_error', 'An unexpected failure happened on the server; nothing was stored.');
 }

@@ -4,9 +4,9 @@
  */
 import type { Config } from '../config.ts';
 import type { ServiceKeys } from '../leads/store.ts';
-import { serviceLinks, SUNSET_NOTICE_DAYS } from '../service-info.ts';
+import { serviceLinks, SUNSET_NOTICE_DAYS } from '../facts.ts';
+import { DAY_MS } from '../lib/time.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The headers of every response of the deprecated `/api/leads` alias. */
 export function aliasHeaders(config: Pick<Config, 'siteUrl' | 'leadsDeprecationDate' | 'leadsSunsetDate'>): Readonly<Record<string, string>> {

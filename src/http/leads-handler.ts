@@ -5,12 +5,13 @@
 import { takeLead, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { Problem } from '../problems/problem.ts';
-import { RATE_LIMIT, REPLAY_WINDOW_TEXT } from '../service-info.ts';
+import { RATE_LIMIT, REPLAY_WINDOW_TEXT } from '../facts.ts';
 import { spendSubmission } from '../limiter/submissions.ts';
 import type { ApiContext, ApiRoute } from './context.ts';
 import { jsonResponse, rateLimitHeaders, setAll } from './headers.ts';
 import { parseIdempotencyKey } from './idempotency-key.ts';
 import { discardBody, parseJson, readBodyText } from './read-body.ts';
+import { plural } from '../lib/text.ts';
 
 /** `application/json`; a `charset` parameter, if any, must be UTF-8 (other parameters are ignored). */
 export function isJsonMediaType(contentType: string | null): boolean {
@@ -23,7 +24,6 @@ export function isJsonMediaType(contentType: string | null): boolean {
   });
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Steps 1 to 3 of the contract's order: what refuses a submission before its body is read. */
 function refuseUnread(request: Request, limit: RateLimitState): Problem | undefined {
@@ -83,7 +83,7 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
 
 /** The 503 of a store that could not take a lead, logged once with what the store said. */
 export function unavailable(maybeStored: boolean, cause: Error, ctx: ApiContext): Problem {
-  ctx.services.logger.error({ reqId: ctx.request.id, err: { name: cause.name, message: cause.message } }, maybeStored ? 'lead store connection lost during commit' : 'lead store unavailable');
+  ctx.services.logger.error({ reqId: ctx.request.id, err: cause }, maybeStored ? 'lead store connection lost during commit' : 'lead store unavailable');
   const detail = maybeStored
     ? 'The connection to the lead store failed while this lead was being committed, so it may have been stored. Retrying with the same Idempotency-Key, or the same body, cannot store it twice.'
     : 'The lead store cannot be reached or cannot write at the moment; nothing was stored.';

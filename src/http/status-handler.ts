@@ -1,6 +1,6 @@
 /** `GET /api/v1` (and HEAD): discovery and status, 503 with the same document when the store is down. */
 import type { Config } from '../config.ts';
-import { agentGuidance, API_VERSION, NOT_OFFERED, RATE_LIMIT, RATE_LIMIT_POLICY, SERVICE_NAME, USAGE_RULES, serviceLinks, type Offer } from '../service-info.ts';
+import { agentGuidance, API_VERSION, NOT_OFFERED, RATE_LIMIT, RATE_LIMIT_POLICY, SERVICE_NAME, USAGE_RULES, serviceLinks, type Offer } from '../facts.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
 import type { LeadIntake } from '../leads/store.ts';
 import type { ApiContext } from './context.ts';

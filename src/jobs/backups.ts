@@ -58,7 +58,7 @@ export function startBackups(
       return settings.intervalHours * HOUR_MS;
     },
     (err) => {
-      logger.error({ dir: settings.dir, reason: err instanceof Error ? err.message : String(err), retryInMs: timing.retryMs }, 'backup failed; it will be tried again');
+      logger.error({ dir: settings.dir, err, retryInMs: timing.retryMs }, 'backup failed; it will be tried again');
       return timing.retryMs;
     },
   );

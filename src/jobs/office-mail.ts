@@ -60,7 +60,6 @@ export interface OfficeMailDeps {
   compose(lead: LeadRecord): OfficeMessage;
 }
 
-const errorWords = (err: unknown) => (err instanceof Error ? { name: err.name, message: err.message } : { message: String(err) });
 
 export function startOfficeMail(deps: OfficeMailDeps, timing: OfficeMailTiming = OFFICE_MAIL_TIMING): OfficeMailJob {
   const { store, logger, mailer, compose } = deps;
@@ -79,7 +78,7 @@ export function startOfficeMail(deps: OfficeMailDeps, timing: OfficeMailTiming =
         claimed = await store.claimNotifications({ owner, now, until: new Date(now.getTime() + timing.leaseMs), limit: 1 });
       } catch (err) {
         failures++;
-        logger.error({ err: errorWords(err), retryInMs: retryDelay(failures, timing) }, 'office e-mail: the outbox cannot be read; it will be tried again');
+        logger.error({ err, retryInMs: retryDelay(failures, timing) }, 'office e-mail: the outbox cannot be read; it will be tried again');
         return retryDelay(failures, timing);
       }
       const notification = claimed[0];
@@ -93,7 +92,7 @@ export function startOfficeMail(deps: OfficeMailDeps, timing: OfficeMailTiming =
         const retryAt = new Date(Date.now() + retryDelay(attempts + 1, timing));
         logger.warn({ leadId: lead.id, attempt: attempts + 1, error, retryAt: retryAt.toISOString() }, 'office e-mail failed; it will be tried again');
         // If this fails too, the claim expires and the notification is tried again all the same.
-        await store.notificationFailed(lead.id, owner, { at: retryAt, error }).catch((e: unknown) => logger.error({ leadId: lead.id, err: errorWords(e) }, 'office e-mail: the failure could not be recorded'));
+        await store.notificationFailed(lead.id, owner, { at: retryAt, error }).catch((e: unknown) => logger.error({ leadId: lead.id, err: e }, 'office e-mail: the failure could not be recorded'));
         return retryDelay(failures, timing);
       }
       failures = 0;
@@ -102,7 +101,7 @@ export function startOfficeMail(deps: OfficeMailDeps, timing: OfficeMailTiming =
         logger.info({ leadId: lead.id, attempt: attempts + 1 }, 'office e-mail sent');
       } catch (err) {
         failures++;
-        logger.error({ leadId: lead.id, err: errorWords(err), resendAfterMs: timing.leaseMs }, 'office e-mail sent, but not marked as sent: it will be sent again, with the same Message-ID');
+        logger.error({ leadId: lead.id, err, resendAfterMs: timing.leaseMs }, 'office e-mail sent, but not marked as sent: it will be sent again, with the same Message-ID');
         return retryDelay(failures, timing);
       }
     }
@@ -120,7 +119,7 @@ export function startOfficeMail(deps: OfficeMailDeps, timing: OfficeMailTiming =
       }
       lastWaiting = status.waiting;
     } catch (err) {
-      logger.error({ err: errorWords(err) }, 'office e-mail: the outbox cannot be read');
+      logger.error({ err }, 'office e-mail: the outbox cannot be read');
     }
   }
   void report();
@@ -128,7 +127,7 @@ export function startOfficeMail(deps: OfficeMailDeps, timing: OfficeMailTiming =
   reporter.unref();
 
   const sender = repeat(round, (err) => {
-    logger.error({ err: errorWords(err) }, 'office e-mail: unexpected failure of the sender');
+    logger.error({ err }, 'office e-mail: unexpected failure of the sender');
     return retryDelay(++failures, timing);
   });
   return {

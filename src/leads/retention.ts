@@ -7,8 +7,8 @@
  */
 import { toE164UsPhone } from './phone.ts';
 import { REPLAY_WINDOW_MS, type LeadRecords, type PersonMatch, type Purged, type Removed } from './store.ts';
+import { DAY_MS } from '../lib/time.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** How long a deletion record is kept: the 24 months after which nobody can ask about it. */
 export const DELETION_RECORD_DAYS = 730;

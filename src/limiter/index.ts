@@ -2,7 +2,7 @@
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Config } from '../config.ts';
-import { RATE_LIMIT } from '../service-info.ts';
+import { RATE_LIMIT } from '../facts.ts';
 import { createMemoryLimiter } from './memory-limiter.ts';
 import { fromFlexible, type RateLimiter } from './rate-limiter.ts';
 

@@ -1,6 +1,6 @@
 /** The lead rate limit: 10 submissions a minute per client, counted over both lead paths together. */
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RATE_LIMIT } from '../service-info.ts';
+import { RATE_LIMIT } from '../facts.ts';
 
 /** The limiter's answer for one client: allowed or not, and what the RateLimit headers say. */
 export interface RateLimitState {

@@ -3,7 +3,7 @@
  * This one table feeds the API's problem responses, the examples in `spec/openapi.yaml` (checked by
  * a test) and the `/developers/errors` page, so the three cannot drift apart.
  */
-import { API_PATHS, MAX_BODY_TEXT, RATE_LIMIT, REPLAY_WINDOW_TEXT } from '../service-info.ts';
+import { API_PATHS, MAX_BODY_TEXT, RATE_LIMIT, REPLAY_WINDOW_TEXT } from '../facts.ts';
 
 /** One kind of problem: what the API answers, and what a caller should do about it. */
 export interface ProblemType {

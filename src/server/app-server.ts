@@ -16,13 +16,13 @@ import type { RequestInfo } from '../http/context.ts';
 import { findApiRoute, isApiPath } from '../http/routes.ts';
 import type { SecurityHeaders } from '../http/security-headers.ts';
 import { Problem, problemResponse } from '../problems/problem.ts';
-import { MAX_BODY_BYTES } from '../service-info.ts';
+import { MAX_BODY_BYTES } from '../facts.ts';
 import type { Services } from '../app/services.ts';
-import { answerClientErrors } from './client-errors.ts';
-import { answerConnect } from './connect.ts';
+import { onClientError } from './client-errors.ts';
+import { onConnect } from './connect.ts';
 import { createFlights } from './flights.ts';
 import { gracefulStop, type StopOutcome } from './graceful-stop.ts';
-import { answerOwn } from './own-answers.ts';
+import { respondOwn } from './own-responses.ts';
 import { afterAnswer, announcesBody, RequestBody } from './request-body.ts';
 import { createRequestLog } from './request-log.ts';
 import { normaliseTarget } from './request-target.ts';
@@ -90,7 +90,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     if (!target) {
       res.setHeader('X-Request-Id', requestId);
       const detail = 'The request target is not a path (or an absolute http URL) with a valid percent-encoding.';
-      return answerOwn(res, security.api, Promise.resolve(problemResponse(new Problem('bad_request', detail), { siteUrl: config.siteUrl, requestId })), logger);
+      return respondOwn(res, security.api, Promise.resolve(problemResponse(new Problem('bad_request', detail), { siteUrl: config.siteUrl, requestId })), logger);
     }
     req.url = target.target;
     const { path } = target;
@@ -106,7 +106,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       if (isApiPath(path)) {
         const ctx = { services, request };
         const route = findApiRoute(path);
-        return answerOwn(res, security.api, route ? serveRoute(route, req.method!, undefined, ctx) : notFound(path, ctx), logger);
+        return respondOwn(res, security.api, route ? serveRoute(route, req.method!, undefined, ctx) : notFound(path, ctx), logger);
       }
       setHeaders(res, security.file);
       const allow = staticFiles.has(path) ? 'GET, HEAD' : undefined;
@@ -136,7 +136,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     if (Number(req.headers['content-length'] ?? 0) <= MAX_BODY_BYTES) res.writeContinue();
     handle(req, res);
   });
-  server.on('connect', answerConnect({ services, security, requestLog }));
-  server.on('clientError', answerClientErrors({ siteUrl: config.siteUrl, security, requestLog, logger, flights }));
+  server.on('connect', onConnect({ services, security, requestLog }));
+  server.on('clientError', onClientError({ siteUrl: config.siteUrl, security, requestLog, logger, flights }));
   return { server, stop: () => lifecycle.stop() };
 }

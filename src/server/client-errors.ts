@@ -10,7 +10,7 @@ import { RequestBodyError } from '../http/read-body.ts';
 import type { SecurityHeaders } from '../http/security-headers.ts';
 import { PROBLEMS } from '../problems/registry.ts';
 import type { Flights } from './flights.ts';
-import { answerOwn, sendRaw, transportProblem, transportProblemResponse } from './own-answers.ts';
+import { respondOwn, sendRaw, transportProblem, transportProblemResponse } from './own-responses.ts';
 import { LINGER } from './request-body.ts';
 import type { RequestLog } from './request-log.ts';
 
@@ -18,7 +18,7 @@ import type { RequestLog } from './request-log.ts';
 const FRAMING_ANSWER_GRACE_MS = 2_000;
 
 /** The server's `clientError` listener. */
-export function answerClientErrors(deps: { siteUrl: string; security: SecurityHeaders; requestLog: RequestLog; logger: Logger; flights: Flights }): (err: NodeJS.ErrnoException, socket: Socket) => void {
+export function onClientError(deps: { siteUrl: string; security: SecurityHeaders; requestLog: RequestLog; logger: Logger; flights: Flights }): (err: NodeJS.ErrnoException, socket: Socket) => void {
   const { siteUrl, security, requestLog, logger, flights } = deps;
   return (err, socket) => {
     const problem = transportProblem(err);
@@ -33,7 +33,7 @@ export function answerClientErrors(deps: { siteUrl: string; security: SecurityHe
       if (res.writableFinished) return void socket.destroy();
       // A route that is not reading the body, or an answer already under way: do not wait forever.
       const timer = setTimeout(() => {
-        if (!res.headersSent) void answerOwn(res, security.api, Promise.resolve(transportProblemResponse(problem, siteUrl, flight.requestId)), logger);
+        if (!res.headersSent) void respondOwn(res, security.api, Promise.resolve(transportProblemResponse(problem, siteUrl, flight.requestId)), logger);
         else socket.destroy();
       }, FRAMING_ANSWER_GRACE_MS);
       timer.unref();

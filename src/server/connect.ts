@@ -11,12 +11,12 @@ import { clientAddress } from '../http/client-address.ts';
 import type { AppServices, RequestInfo } from '../http/context.ts';
 import { findApiRoute, isApiPath } from '../http/routes.ts';
 import type { SecurityHeaders } from '../http/security-headers.ts';
-import { sendRaw, transportProblemResponse } from './own-answers.ts';
+import { sendRaw, transportProblemResponse } from './own-responses.ts';
 import type { RequestLog } from './request-log.ts';
 import { normaliseTarget } from './request-target.ts';
 
 /** The server's `connect` listener. */
-export function answerConnect(deps: { services: AppServices; security: SecurityHeaders; requestLog: RequestLog }): (req: IncomingMessage, socket: Socket) => void {
+export function onConnect(deps: { services: AppServices; security: SecurityHeaders; requestLog: RequestLog }): (req: IncomingMessage, socket: Socket) => void {
   const { services, security, requestLog } = deps;
   const { config } = services;
   return (req, socket) => {

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { RequestInfo } from '../http/context.ts';
 import type { SecurityHeaders } from '../http/security-headers.ts';
-import { MAX_BODY_BYTES } from '../service-info.ts';
+import { MAX_BODY_BYTES } from '../facts.ts';
 import type { RequestBody } from './request-body.ts';
 import { serveFile, setHeaders } from './serve-static.ts';
 import type { StaticFile } from './static-files.ts';
@@ -32,7 +32,7 @@ export function handToAstro(deps: { astro: AstroHandler; notFoundPage: StaticFil
       },
       { request },
     ).catch((err: unknown) => {
-      logger.error({ reqId: request.id, err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, 'astro handler failed');
+      logger.error({ reqId: request.id, err }, 'astro handler failed');
       if (!res.headersSent) res.writeHead(500).end();
     });
   };

@@ -8,11 +8,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { handler } from '@astrojs/node/server.js';
 import { ConfigError, type Config } from '../config.ts';
-import { fillConfigured } from '../configured.ts';
+import { fillConfigured } from '../components/configured-values.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { backupInWorker, startBackups } from '../jobs/backups.ts';
 import { startOfficeMail, type OfficeMailJob } from '../jobs/office-mail.ts';
-import { startRetention } from '../jobs/retention.ts';
+import { startPurges } from '../jobs/purge.ts';
 import { officeMessage } from '../mail/office-message.ts';
 import { smtpMailer } from '../mail/smtp.ts';
 import { services, StartupError, type Services } from '../app/services.ts';
@@ -49,9 +49,9 @@ export async function start(): Promise<void> {
     security,
   });
 
-  // Background work of the server process: retention (at start-up, then daily), the office's
+  // Background work of the server process: purges past retention (at start-up, then daily), the office's
   // e-mail about each new lead when SMTP_URL is set, and backups of the SQLite store when BACKUP_DIR is.
-  const retention = startRetention(opened);
+  const purges = startPurges(opened);
   const backups =
     config.backups && config.database.kind === 'sqlite' ? startBackups({ settings: config.backups, logger, backup: backupInWorker(BACKUP_WORKER, config.database.path) }) : undefined;
   let officeMail: OfficeMailJob | undefined;
@@ -67,7 +67,7 @@ export async function start(): Promise<void> {
   server.listen(config.port, config.host, () => {
     server.off('error', onListenError);
     // After start-up an accept error (EMFILE under load, say) is logged, not fatal.
-    server.on('error', (err) => logger.error({ err: { name: err.name, message: err.message } }, 'server error'));
+    server.on('error', (err) => logger.error({ err }, 'server error'));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ host: config.host, port, pid: process.pid, store: store.kind, limiter: config.redisUrl ? 'redis' : 'memory', officeMail: config.mail ? 'on' : 'off', backups: config.backups ? config.backups.dir : 'off', siteUrl: config.siteUrl }, 'listening');
@@ -84,9 +84,9 @@ export async function start(): Promise<void> {
     logger.info({ signal }, 'shutting down: finishing requests in flight');
     // Every request begun is answered (with `Connection: close`) before anything closes.
     if ((await stop()) === 'forced') logger.warn('requests still in flight after the grace period; their connections were closed');
-    await Promise.all([retention.stop(), officeMail?.stop(), backups?.stop()]);
+    await Promise.all([purges.stop(), officeMail?.stop(), backups?.stop()]);
     const closed = await opened.close().then(() => true, (err: Error) => {
-      logger.error({ err: { name: err.name, message: err.message } }, 'closing the store or the limiter failed');
+      logger.error({ err }, 'closing the store or the limiter failed');
       return false;
     });
     logger.info('stopped');

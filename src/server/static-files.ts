@@ -78,7 +78,7 @@ function urlPaths(file: string): string[] {
 export interface LoadOptions {
   /**
    * Renders a text file again for this server: the build's `SITE_URL` becomes the running one,
-   * and configured values take their place (`src/configured.ts`).
+   * and configured values take their place (`src/components/configured-values.ts`).
    */
   render: (text: string) => string;
   security: SecurityHeaders;

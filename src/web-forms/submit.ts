@@ -132,7 +132,7 @@ export async function submitWebForm(
       admit: () => !tooFast,
     });
   } catch (err) {
-    services.logger.error({ reqId: request.id, form, err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, 'unexpected error in a web form submission');
+    services.logger.error({ reqId: request.id, form, err }, 'unexpected error in a web form submission');
     return result({ kind: 'failed' });
   }
   switch (outcome.kind) {
@@ -153,7 +153,7 @@ export async function submitWebForm(
     case 'key_reused':
       return result({ kind: 'already_sent' }, nextToken(true));
     case 'unavailable':
-      services.logger.error({ reqId: request.id, form, err: { name: outcome.cause.name, message: outcome.cause.message } }, 'lead store unavailable for a web form submission');
+      services.logger.error({ reqId: request.id, form, err: outcome.cause }, 'lead store unavailable for a web form submission');
       return result({ kind: 'unavailable', retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS, maybeStored: outcome.maybeStored });
   }
 }

@@ -5,7 +5,7 @@
  */
 import { getEntry, type CollectionEntry } from 'astro:content';
 import { disclosureOf, type Disclosure } from '../leads/lead.ts';
-import type { Offer } from '../service-info.ts';
+import type { Offer } from '../facts.ts';
 import { companyName } from '../site.ts';
 
 import { WEB_FORMS, type WebForm } from './forms.ts';
@@ -49,7 +49,7 @@ export async function formWords(form: WebForm): Promise<FormWords> {
   };
 }
 
-/** What the forms offer, for the documents agents read (`Offer` in `src/service-info.ts`). */
+/** What the forms offer, for the documents agents read (`Offer` in `src/facts.ts`). */
 export async function publishedOffer(): Promise<Offer> {
   const [quote, contact] = await Promise.all([formWords('quote'), formWords('support')]);
   return { services: quote.choices, contactTopics: contact.choices, consentText: quote.consentText! };

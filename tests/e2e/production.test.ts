@@ -194,7 +194,7 @@ describe('scheduled backups', () => {
     try {
       const failed = await logged(server, 'backup failed; it will be tried again');
       expect(failed).toMatchObject({ level: 50, dir: backups, retryInMs: 15 * 60 * 1000 });
-      expect(failed.reason).toBe(`cannot write the backup into ${backups} (EROFS)`);
+      expect(failed.err.message).toBe(`cannot write the backup into ${backups} (EROFS)`);
       expect((await postJson(`${server.url}/api/v1/leads`, quote(), newClient())).status).toBe(201);
       expect((await call(`${server.url}/api/v1`)).status).toBe(200);
     } finally {

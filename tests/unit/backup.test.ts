@@ -118,7 +118,7 @@ describe('a copy that fails integrity_check', () => {
     const job = startBackups({ settings: { dir: backups, intervalHours: 24, keep: 3 }, logger, backup: (destination) => backupSqliteFile(store, destination) });
     for (let i = 0; i < 100 && !lines.some((l) => l.msg === 'backup failed; it will be tried again'); i++) await new Promise((r) => setTimeout(r, 20));
     await job.stop();
-    expect(lines.find((l) => l.msg === 'backup failed; it will be tried again')).toMatchObject({ level: 50, reason: expect.stringMatching(/integrity_check/) });
+    expect(lines.find((l) => l.msg === 'backup failed; it will be tried again')).toMatchObject({ level: 50, err: { message: expect.stringMatching(/integrity_check/) } });
     expect(readdirSync(backups)).toEqual([]);
   });
 });

@@ -9,13 +9,13 @@ import type { Config } from '../config.ts';
 import { purge, purgeCutoffs } from '../leads/retention.ts';
 import type { LeadRecords } from '../leads/store.ts';
 import { repeat, type Repeating } from './repeat.ts';
+import { DAY_MS } from '../lib/time.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const RETRY_MS = 60 * 60 * 1000;
 /** The pause between two purge steps, for submissions to go first. */
 const STEP_PAUSE_MS = 5;
 
-export function startRetention(deps: { store: Pick<LeadRecords, 'purgeStep'>; config: Pick<Config, 'leadsRetentionDays'>; logger: Logger }, timing = { intervalMs: DAY_MS, retryMs: RETRY_MS }): Repeating {
+export function startPurges(deps: { store: Pick<LeadRecords, 'purgeStep'>; config: Pick<Config, 'leadsRetentionDays'>; logger: Logger }, timing = { intervalMs: DAY_MS, retryMs: RETRY_MS }): Repeating {
   const { store, config, logger } = deps;
   return repeat(
     async () => {
@@ -25,7 +25,7 @@ export function startRetention(deps: { store: Pick<LeadRecords, 'purgeStep'>; co
       return timing.intervalMs;
     },
     (err) => {
-      logger.error({ err: err instanceof Error ? { name: err.name, message: err.message } : String(err), retryInMs: timing.retryMs }, 'retention purge failed; it will be tried again');
+      logger.error({ err, retryInMs: timing.retryMs }, 'retention purge failed; it will be tried again');
       return timing.retryMs;
     },
   );

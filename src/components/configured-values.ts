@@ -5,7 +5,7 @@
  * `src/server/static-files.ts`). Under `astro dev`, which renders every page on demand, the
  * component writes the value itself.
  */
-import type { Config } from './config.ts';
+import type { Config } from '../config.ts';
 
 /** Each value a page may state, from the configuration. */
 export const CONFIGURED = {

@@ -24,10 +24,10 @@ export async function send(res: ServerResponse, response: Response): Promise<voi
  * for what the parser refused mid-request): `headers` (the API's security headers) on the response
  * to come; a response that cannot be made is a bare 500, logged.
  */
-export function answerOwn(res: ServerResponse, headers: HeaderSet, response: Promise<Response>, logger: Logger): Promise<void> {
+export function respondOwn(res: ServerResponse, headers: HeaderSet, response: Promise<Response>, logger: Logger): Promise<void> {
   setHeaders(res, headers);
   return response.then((r) => send(res, r)).catch((err: unknown) => {
-    logger.error({ err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, 'answer failed');
+    logger.error({ err }, 'answer failed');
     if (!res.headersSent) res.writeHead(500).end();
   });
 }

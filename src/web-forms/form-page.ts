@@ -7,17 +7,17 @@ import type { FormResult } from './submit.ts';
  * For a form's page: the result of its action on this request (none on a first visit), with the
  * page's status and headers set to state it.
  */
-export function answerFormPage(page: AstroGlobal, action: typeof actions.submitQuote | typeof actions.submitContact): FormResult | undefined {
+export function formPageResult(page: AstroGlobal, action: typeof actions.submitQuote | typeof actions.submitContact): FormResult | undefined {
   const answered = page.getActionResult(action);
   const result = answered?.error ? actionFailure(answered.error.code) : answered?.data;
-  const { status, headers } = pageAnswer(result);
+  const { status, headers } = pageStatus(result);
   page.response.status = status;
   for (const [name, value] of Object.entries(headers)) page.response.headers.set(name, value);
   return result;
 }
 
 /** The status and headers of the page showing `result` (a first visit is a plain 200). */
-export function pageAnswer(result: FormResult | undefined): { status: number; headers: Record<string, string> } {
+export function pageStatus(result: FormResult | undefined): { status: number; headers: Record<string, string> } {
   switch (result?.kind) {
     case undefined:
     case 'received':
