@@ -7,6 +7,8 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
  * Published as the phone's pattern; libphonenumber alone would also read letters ("1-800-FLOWERS")
  * and numbers buried in prose.
  */
+// `\-` is kept: the pattern is published (OpenAPI), and reads the same in every regex dialect.
+// eslint-disable-next-line no-useless-escape
 export const PHONE_SYNTAX = /^(?:\+?1[ .\-]*)?(?:\([2-9][0-9]{2}\)|[2-9][0-9]{2})[ .\-]*[2-9][0-9]{2}[ .\-]*[0-9]{4}$/;
 
 /**

@@ -1,4 +1,4 @@
-/** Static checks that belong to the suite: the OpenAPI description lints clean, and the code type-checks. */
+/** Static checks that belong to the suite: the OpenAPI description lints clean, the code type-checks, lints clean and is formatted. */
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -31,5 +31,10 @@ describe('static checks', () => {
   it('astro check and tsc --noEmit report no errors', async () => {
     const { stdout } = await run('npm', ['run', '--silent', 'check'], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 });
     expect(stdout).toMatch(/(?<!\d)0 errors/);
+  }, 300_000);
+
+  it('eslint finds nothing and every file is formatted as prettier formats it (npm run lint)', async () => {
+    const { stdout, stderr } = await run('npm', ['run', '--silent', 'lint'], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 });
+    expect(`${stdout}${stderr}`).toMatch(/All matched files use Prettier code style!/);
   }, 300_000);
 });
