@@ -20,7 +20,10 @@ export default defineConfig({
   // inlineCodeGuard: no page but /api-docs may carry inline scripts or styles (CSP).
   integrations: [
     mdx(),
-    serverBundle({ 'server.mjs': new URL('./src/server/start.ts', import.meta.url), 'backup-worker.mjs': new URL('./src/server/backup-worker.ts', import.meta.url) }),
+    serverBundle({
+      'server.mjs': new URL('./src/server/start.ts', import.meta.url),
+      'backup-worker.mjs': new URL('./src/server/backup-worker.ts', import.meta.url),
+    }),
     inlineCodeGuard(),
   ],
   trailingSlash: 'ignore',

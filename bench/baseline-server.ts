@@ -40,15 +40,29 @@ const limiter = createMemoryLimiter(RATE_LIMIT);
 function flood(req: IncomingMessage, res: ServerResponse): void {
   const answer = (limit: RateLimitState) => {
     const status = limit.allowed ? 201 : 429;
-    const body = JSON.stringify({ type: 'https://example.com/problems/rate_limited', title: 'Too many submissions', status, detail: `The limit resets in ${limit.resetSeconds} seconds.`, code: 'rate_limited' });
-    res.writeHead(status, { 'Content-Type': 'application/problem+json', 'RateLimit-Policy': RATE_LIMIT_POLICY, RateLimit: `limit=${limit.limit}, remaining=${limit.remaining}, reset=${limit.resetSeconds}`, 'Retry-After': String(limit.resetSeconds) }).end(body);
+    const body = JSON.stringify({
+      type: 'https://example.com/problems/rate_limited',
+      title: 'Too many submissions',
+      status,
+      detail: `The limit resets in ${limit.resetSeconds} seconds.`,
+      code: 'rate_limited',
+    });
+    res
+      .writeHead(status, {
+        'Content-Type': 'application/problem+json',
+        'RateLimit-Policy': RATE_LIMIT_POLICY,
+        RateLimit: `limit=${limit.limit}, remaining=${limit.remaining}, reset=${limit.resetSeconds}`,
+        'Retry-After': String(limit.resetSeconds),
+      })
+      .end(body);
   };
   void limiter.consume(String(req.headers['x-forwarded-for'])).then((limit) => req.resume().once('end', () => answer(limit)));
 }
 
 const server = createServer((req, res) => {
   if (req.url === '/flood') return flood(req, res);
-  if (req.url === '/constant' && req.method === 'POST') return void readLimited(req, res, () => res.writeHead(201, { 'Content-Type': 'application/json' }).end('{"status":"received"}'));
+  if (req.url === '/constant' && req.method === 'POST')
+    return void readLimited(req, res, () => res.writeHead(201, { 'Content-Type': 'application/json' }).end('{"status":"received"}'));
   const file = files[req.url ?? ''];
   if (file) return void res.writeHead(200, { 'Content-Type': file.type, 'Content-Length': file.body.length }).end(file.body);
   if (req.method === 'GET') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(status);
@@ -61,9 +75,27 @@ const server = createServer((req, res) => {
     }
     const v = validateLead(body);
     if (!v.ok) return void res.writeHead(422, { 'Content-Type': 'application/json' }).end(JSON.stringify(v.errors));
-    const lead = toLeadRecord(v.lead, { receivedVia: '/api/v1/leads', channel: 'api', clientAddress: req.socket.remoteAddress ?? '', userAgent: null, now: new Date() });
-    insert.run(lead.id, lead.formType, lead.receivedAt, lead.receivedVia, JSON.stringify(lead.fields), lead.phoneE164, lead.emailNormalised, lead.fingerprint, JSON.stringify(lead.consent));
-    res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ id: lead.id, formType: lead.formType, status: 'received', receivedAt: lead.receivedAt }));
+    const lead = toLeadRecord(v.lead, {
+      receivedVia: '/api/v1/leads',
+      channel: 'api',
+      clientAddress: req.socket.remoteAddress ?? '',
+      userAgent: null,
+      now: new Date(),
+    });
+    insert.run(
+      lead.id,
+      lead.formType,
+      lead.receivedAt,
+      lead.receivedVia,
+      JSON.stringify(lead.fields),
+      lead.phoneE164,
+      lead.emailNormalised,
+      lead.fingerprint,
+      JSON.stringify(lead.consent),
+    );
+    res
+      .writeHead(201, { 'Content-Type': 'application/json' })
+      .end(JSON.stringify({ id: lead.id, formType: lead.formType, status: 'received', receivedAt: lead.receivedAt }));
   });
 });
 /** Reads the body as UTF-8 text, answering 413 past the limit. */

@@ -14,11 +14,20 @@ import { RATE_LIMIT } from '../src/facts.ts';
 import { openSqliteStore } from '../src/store/sqlite/index.ts';
 
 const N = 20_000;
-const bodies = Array.from({ length: N }, (_, i) => JSON.stringify({
-  name: `Domain Customer ${i}`, phone: '(503) 555-0142', email: `domain+${i}@example.com`, bedrooms: '3', bathrooms: '2.5', service: 'Deep clean',
-  notes: `Lead ${i}. ${'The kitchen needs extra attention, the windows too. '.repeat(8)}`,
-  communicationsConsent: true, consentTimestamp: '2026-11-20T17:03:00Z', pageUrl: 'https://www.example-cleaning.com/quote',
-}));
+const bodies = Array.from({ length: N }, (_, i) =>
+  JSON.stringify({
+    name: `Domain Customer ${i}`,
+    phone: '(503) 555-0142',
+    email: `domain+${i}@example.com`,
+    bedrooms: '3',
+    bathrooms: '2.5',
+    service: 'Deep clean',
+    notes: `Lead ${i}. ${'The kitchen needs extra attention, the windows too. '.repeat(8)}`,
+    communicationsConsent: true,
+    consentTimestamp: '2026-11-20T17:03:00Z',
+    pageUrl: 'https://www.example-cleaning.com/quote',
+  }),
+);
 const report = (label: string, ms: number, count: number) => console.log(`${label}: ${((ms * 1000) / count).toFixed(1)} µs per lead`);
 
 /** Runs `fn` N times after a warm-up and reports the mean. */

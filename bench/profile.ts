@@ -33,14 +33,28 @@ const PARTS: Array<{ part: string; test(frame: { functionName: string; url: stri
   { part: 'store (SQLite statements, commit, fsync)', test: (f) => ['commitBatch', 'submitInTransaction', 'flush'].includes(f.functionName) },
   { part: 'hashing and random ids (node:crypto)', test: (f) => f.url.startsWith('node:internal/crypto') },
   { part: 'web Request, Headers, streams (undici, WHATWG streams)', test: (f) => /undici|internal\/webstreams|internal\/deps\/undici/.test(f.url) },
-  { part: 'HTTP parsing and sockets (node:http, node:net)', test: (f) => /^node:(_http_|internal\/http|net|internal\/stream_base|stream|internal\/streams)/.test(f.url) || f.functionName === 'parserOnHeadersComplete' },
-  { part: "Astro (core pipeline and the node adapter, bundled)", test: (f) => /dist\/server\/chunks\/(server|sequence|entrypoint|node|rolldown-runtime)_/.test(f.url) },
+  {
+    part: 'HTTP parsing and sockets (node:http, node:net)',
+    test: (f) => /^node:(_http_|internal\/http|net|internal\/stream_base|stream|internal\/streams)/.test(f.url) || f.functionName === 'parserOnHeadersComplete',
+  },
+  {
+    part: 'Astro (core pipeline and the node adapter, bundled)',
+    test: (f) => /dist\/server\/chunks\/(server|sequence|entrypoint|node|rolldown-runtime)_/.test(f.url),
+  },
   { part: 'our code (server, middleware, route, lead, problems)', test: (f) => /dist\/server\//.test(f.url) },
   { part: 'V8 and Node internals (compiled code, microtasks, timers, JSON)', test: () => true },
 ];
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 let n = 0;
 function request(): { body?: string; headers: Record<string, string>; method: 'GET' | 'POST' } {
@@ -48,9 +62,16 @@ function request(): { body?: string; headers: Record<string, string>; method: 'G
   if (kind === 'status') return { method: 'GET', headers: {} };
   const forwardedFor = kind === 'flood' ? '2001:db8::1' : `2001:db8:${((i >> 16) & 0xffff).toString(16)}:${(i & 0xffff).toString(16)}::1`;
   const body = JSON.stringify({
-    name: `Profile Customer ${i}`, phone: '(503) 555-0142', email: `profile+${i}@example.com`, bedrooms: '3', bathrooms: '2.5', service: 'Deep clean',
+    name: `Profile Customer ${i}`,
+    phone: '(503) 555-0142',
+    email: `profile+${i}@example.com`,
+    bedrooms: '3',
+    bathrooms: '2.5',
+    service: 'Deep clean',
     notes: `Profile lead ${i}. ${'The kitchen needs extra attention, the windows too. '.repeat(8)}`,
-    communicationsConsent: true, consentTimestamp: '2026-11-20T17:03:00Z', pageUrl: 'https://www.example-cleaning.com/quote',
+    communicationsConsent: true,
+    consentTimestamp: '2026-11-20T17:03:00Z',
+    pageUrl: 'https://www.example-cleaning.com/quote',
   });
   return { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor } };
 }
@@ -60,7 +81,15 @@ const start: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'
 const args = [...start.split(/\s+/).slice(1, -1), '--cpu-prof', `--cpu-prof-dir=${dir}`, start.split(/\s+/).at(-1)!];
 const child = spawn(process.execPath, args, {
   cwd: ROOT,
-  env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATABASE_URL: `file:${join(dir, 'leads.sqlite')}`, TRUST_PROXY: '127.0.0.1, ::1', REDIS_URL: '', LOG_LEVEL: 'info' },
+  env: {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: `file:${join(dir, 'leads.sqlite')}`,
+    TRUST_PROXY: '127.0.0.1, ::1',
+    REDIS_URL: '',
+    LOG_LEVEL: 'info',
+  },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 const port = await new Promise<number>((done) => {
@@ -73,7 +102,8 @@ const port = await new Promise<number>((done) => {
 });
 child.stdout!.resume();
 const path = kind === 'status' ? '/api/v1' : '/api/v1/leads';
-const drive = (duration: number) => autocannon({ url: `http://127.0.0.1:${port}${path}`, connections: concurrency, duration, requests: [{ setupRequest: (req) => ({ ...req, ...request() }) }] });
+const drive = (duration: number) =>
+  autocannon({ url: `http://127.0.0.1:${port}${path}`, connections: concurrency, duration, requests: [{ setupRequest: (req) => ({ ...req, ...request() }) }] });
 await drive(2);
 // V8's profile times are microseconds of the system's monotonic clock, as process.hrtime is.
 const micros = () => Number(process.hrtime.bigint() / 1000n);
@@ -117,7 +147,9 @@ for (let i = 0; i < profile.samples.length; i++) {
 }
 const answered = result.requests.total;
 const perRequest = (us: number) => (us / answered).toFixed(1);
-console.log(`${kind} at concurrency ${concurrency} for ${seconds} s after 2 s of warm-up: ${answered} answers (${Math.round(result.requests.average)}/s; status ${Object.keys((result as unknown as { statusCodeStats: object }).statusCodeStats).join(', ')})`);
+console.log(
+  `${kind} at concurrency ${concurrency} for ${seconds} s after 2 s of warm-up: ${answered} answers (${Math.round(result.requests.average)}/s; status ${Object.keys((result as unknown as { statusCodeStats: object }).statusCodeStats).join(', ')})`,
+);
 console.log(`CPU of the server's main thread: ${perRequest(busy)} µs per answer (the rest of the time it was idle)\n`);
 console.log('| part | µs per answer | share |\n|---|---|---|');
 for (const p of PARTS) {

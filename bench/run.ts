@@ -28,7 +28,11 @@ const smoke = process.argv.includes('--smoke');
 const soak = process.argv.includes('--soak');
 const soakLeads = smoke ? 2_000 : Number(process.env.BENCH_SOAK_LEADS ?? 100_000);
 const duration = smoke ? 0.4 : Number(process.env.BENCH_DURATION ?? 5);
-const concurrencies = smoke ? [1, 8] : (process.env.BENCH_CONCURRENCY?.split(',').map(Number).filter((n) => n > 0) ?? [1, 16, 64]);
+const concurrencies = smoke
+  ? [1, 8]
+  : (process.env.BENCH_CONCURRENCY?.split(',')
+      .map(Number)
+      .filter((n) => n > 0) ?? [1, 16, 64]);
 /** Each row is measured this many times, baseline and service in turn; the table shows medians. */
 const repeat = smoke ? 1 : Number(process.env.BENCH_REPEAT ?? 3);
 /** Seconds of load before each measurement, not counted (JIT warm-up, first allocations). */
@@ -58,21 +62,30 @@ async function startProcess(args: string[], env: Record<string, string>, logFile
   let listening: { port: number; pid: number } | undefined;
   while (!listening) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
-    const line = readFileSync(logFile, 'utf8').split('\n').find((l) => l.includes('"msg":"listening"'));
+    const line = readFileSync(logFile, 'utf8')
+      .split('\n')
+      .find((l) => l.includes('"msg":"listening"'));
     if (line) listening = JSON.parse(line);
     else await new Promise((r) => setTimeout(r, 5));
   }
   const url = `http://127.0.0.1:${listening.port}`;
-  while (!(await fetch(`${url}/api/v1`).then((r) => r.status < 500, () => false))) await new Promise((r) => setTimeout(r, 5));
+  while (
+    !(await fetch(`${url}/api/v1`).then(
+      (r) => r.status < 500,
+      () => false,
+    ))
+  )
+    await new Promise((r) => setTimeout(r, 5));
   const startupMs = performance.now() - started;
   return {
     url,
     pid: listening.pid,
     startupMs,
-    stop: () => new Promise((done) => {
-      child.once('exit', () => done());
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise((done) => {
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
   };
 }
 
@@ -123,10 +136,14 @@ interface Row {
 /** autocannon requests that each carry a fresh lead (see nextLead). */
 const leadRequests: autocannon.Request[] = [{ setupRequest: (req) => ({ ...req, method: 'POST', ...nextLead() }) }];
 /** One client's flood: fresh leads, all from one address, so that all but the first 10 a minute are refused. */
-const floodRequests: autocannon.Request[] = [{ setupRequest: (req) => {
-  const lead = nextLead();
-  return { ...req, method: 'POST', body: lead.body, headers: { ...lead.headers, 'x-forwarded-for': '2001:db8:f100::1' } };
-} }];
+const floodRequests: autocannon.Request[] = [
+  {
+    setupRequest: (req) => {
+      const lead = nextLead();
+      return { ...req, method: 'POST', body: lead.body, headers: { ...lead.headers, 'x-forwarded-for': '2001:db8:f100::1' } };
+    },
+  },
+];
 
 type Load = 'get' | 'leads' | 'flood';
 async function load(url: string, path: string, concurrency: number, kind: Load, seconds = duration) {
@@ -149,10 +166,22 @@ if (startScript.split(/\s+/)[0] !== 'node') throw new Error(`npm start is expect
 type ServerKind = { name: string; start(dir: string): Promise<Running>; store?: (dir: string) => string; path?: string };
 const service = (groupCommit: boolean, checkout = ROOT): ServerKind => ({
   name: checkout !== ROOT ? `service of ${checkout}` : groupCommit ? 'service' : 'service, no group commit',
-  start: (dir) => startProcess(serviceArgs, {
-    HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: `file:${join(dir, 'leads.sqlite')}`, TRUST_PROXY: '127.0.0.1, ::1',
-    SQLITE_GROUP_COMMIT: groupCommit ? 'on' : 'off', REDIS_URL: '', SITE_URL: 'http://localhost:4321',
-  }, join(dir, 'server.log'), checkout),
+  start: (dir) =>
+    startProcess(
+      serviceArgs,
+      {
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        DATABASE_URL: `file:${join(dir, 'leads.sqlite')}`,
+        TRUST_PROXY: '127.0.0.1, ::1',
+        SQLITE_GROUP_COMMIT: groupCommit ? 'on' : 'off',
+        REDIS_URL: '',
+        SITE_URL: 'http://localhost:4321',
+      },
+      join(dir, 'server.log'),
+      checkout,
+    ),
   store: (dir) => join(dir, 'leads.sqlite'),
 });
 /** The same Astro and adapter with one constant endpoint (bench/bare-astro): Astro's share of a request. */
@@ -174,11 +203,13 @@ const bareNode: ServerKind = { ...baseline, name: 'bare Node endpoint', path: '/
 const allCases: Array<{ name: string; path: string; load: Load; servers: ServerKind[] }> = [
   { name: 'lead POST', path: '/api/v1/leads', load: 'leads', servers: [baseline, service(true), service(false), bareNode, bareAstro, ...compared] },
   { name: 'GET /api/v1', path: '/api/v1', load: 'get', servers: [baseline, service(true), bareAstro, ...compared] },
-  { name: '429 under one client\'s flood', path: '/api/v1/leads', load: 'flood', servers: [floodBaseline, service(true), bareAstro, ...compared] },
+  { name: "429 under one client's flood", path: '/api/v1/leads', load: 'flood', servers: [floodBaseline, service(true), bareAstro, ...compared] },
   { name: 'prerendered page', path: '/developers', load: 'get', servers: [baseline, service(true), ...compared] },
   { name: '/openapi.json', path: '/openapi.json', load: 'get', servers: [baseline, service(true), ...compared] },
 ];
-const only = process.env.BENCH_CASES?.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+const only = process.env.BENCH_CASES?.split(',')
+  .map((w) => w.trim().toLowerCase())
+  .filter(Boolean);
 const cases = only ? allCases.filter((c) => only.some((w) => c.name.toLowerCase().includes(w))) : allCases;
 
 if (!existsSync(join(ROOT, 'dist/server/entry.mjs'))) {
@@ -341,7 +372,22 @@ function printTable(header: string[], table: string[][]): void {
 if (rows.length > 0) {
   printTable(
     ['case', 'server', 'conc.', 'req/s', 'runs', 'p50 ms', 'p99 ms', 'peak RSS MiB', 'start ms', '201s stored', 'ratio req/s', 'ratio p99'],
-    rows.map((r) => [r.case, r.server, r.concurrency, r.requestsPerSecond, r.runs.length > 1 ? `${Math.min(...r.runs)}–${Math.max(...r.runs)}` : '', r.p50Ms, r.p99Ms, r.peakRssMiB, r.startupMs, r.created === undefined ? '' : `${r.stored}/${r.created}`, r.ratio?.throughput ?? '', r.ratio?.p99 ?? ''].map(String)),
+    rows.map((r) =>
+      [
+        r.case,
+        r.server,
+        r.concurrency,
+        r.requestsPerSecond,
+        r.runs.length > 1 ? `${Math.min(...r.runs)}–${Math.max(...r.runs)}` : '',
+        r.p50Ms,
+        r.p99Ms,
+        r.peakRssMiB,
+        r.startupMs,
+        r.created === undefined ? '' : `${r.stored}/${r.created}`,
+        r.ratio?.throughput ?? '',
+        r.ratio?.p99 ?? '',
+      ].map(String),
+    ),
   );
 }
 
@@ -351,14 +397,22 @@ if (rows.length > 0) {
  * ratio a service doing exactly the baseline's work would reach inside that pipeline:
  * t_baseline / (t_baseline + t_Astro − t_Node), with t = 1 / (requests/s).
  */
-const astroShare = rows.filter((r) => r.server === bareAstro.name).map((astro) => {
-  const same = rows.filter((r) => r.case === astro.case && r.concurrency === astro.concurrency);
-  const base = same[0]!;
-  const floor = same.find((r) => r.server === bareNode.name) ?? base;
-  const us = (r: Row) => 1e6 / r.requestsPerSecond;
-  const astroUs = us(astro) - us(floor);
-  return { case: astro.case, concurrency: astro.concurrency, nodeUs: Math.round(us(floor)), astroUs: Math.round(astroUs), ceiling: +(us(base) / (us(base) + astroUs)).toFixed(2) };
-});
+const astroShare = rows
+  .filter((r) => r.server === bareAstro.name)
+  .map((astro) => {
+    const same = rows.filter((r) => r.case === astro.case && r.concurrency === astro.concurrency);
+    const base = same[0]!;
+    const floor = same.find((r) => r.server === bareNode.name) ?? base;
+    const us = (r: Row) => 1e6 / r.requestsPerSecond;
+    const astroUs = us(astro) - us(floor);
+    return {
+      case: astro.case,
+      concurrency: astro.concurrency,
+      nodeUs: Math.round(us(floor)),
+      astroUs: Math.round(astroUs),
+      ceiling: +(us(base) / (us(base) + astroUs)).toFixed(2),
+    };
+  });
 if (astroShare.length > 0) {
   console.log('');
   printTable(
@@ -370,11 +424,33 @@ if (soakRows.length > 0) {
   console.log('');
   printTable(
     ['soak', 'leads', 'seconds', '201s stored', 'RSS after each tenth MiB', 'peak RSS MiB', 'RSS after MiB', 'RSS idle MiB', 'ratio peak', 'ratio idle'],
-    soakRows.map((r) => [r.server, r.leads, r.seconds, `${r.stored}/${r.created}`, r.rssByTenthMiB.join(' '), r.peakRssMiB, r.rssAfterMiB, r.rssIdleMiB, r.ratio?.peakRss ?? '', r.ratio?.rssIdle ?? ''].map(String)),
+    soakRows.map((r) =>
+      [
+        r.server,
+        r.leads,
+        r.seconds,
+        `${r.stored}/${r.created}`,
+        r.rssByTenthMiB.join(' '),
+        r.peakRssMiB,
+        r.rssAfterMiB,
+        r.rssIdleMiB,
+        r.ratio?.peakRss ?? '',
+        r.ratio?.rssIdle ?? '',
+      ].map(String),
+    ),
   );
 }
 
-const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, pinned: pin, durationSeconds: duration, warmupSeconds: warmup, runsPerRow: repeat };
+const machine = {
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model,
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  pinned: pin,
+  durationSeconds: duration,
+  warmupSeconds: warmup,
+  runsPerRow: repeat,
+};
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
 const out = join(ROOT, 'bench/results', smoke ? 'smoke.json' : soak ? 'soak.json' : 'latest.json');
 writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, rows, astroShare, soak: soakRows, lost }, null, 2));

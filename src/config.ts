@@ -124,7 +124,10 @@ const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 const SMTP_URL_FORM = 'must be smtp://[user:password@]host[:port] or smtps://… (user and password percent-encoded)';
 
 /** Reads the three mail variables into a `MailConfig`, or names what is wrong without repeating a value. */
-function officeMail(env: { SMTP_URL?: string | undefined; OFFICE_EMAIL?: string | undefined; MAIL_FROM?: string | undefined }, problems: string[]): MailConfig | undefined {
+function officeMail(
+  env: { SMTP_URL?: string | undefined; OFFICE_EMAIL?: string | undefined; MAIL_FROM?: string | undefined },
+  problems: string[],
+): MailConfig | undefined {
   if (!env.SMTP_URL) {
     for (const name of ['OFFICE_EMAIL', 'MAIL_FROM'] as const) {
       if (env[name]) problems.push(`${name}: is set, but SMTP_URL is not: no e-mail would be sent (set SMTP_URL, or unset ${name})`);
@@ -136,21 +139,37 @@ function officeMail(env: { SMTP_URL?: string | undefined; OFFICE_EMAIL?: string 
     const url = new URL(env.SMTP_URL);
     const secure = url.protocol === 'smtps:';
     const port = url.port === '' ? (secure ? 465 : 587) : Number(url.port);
-    if (!['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname || port === 0 || !['', '/'].includes(url.pathname) || url.search || url.hash) throw new Error();
+    if (!['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname || port === 0 || !['', '/'].includes(url.pathname) || url.search || url.hash)
+      throw new Error();
     const auth = url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined;
-    smtp = { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port, secure, requireTls: auth !== undefined && !secure && !LOOPBACK_HOSTS.test(url.hostname), auth };
+    smtp = {
+      host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port,
+      secure,
+      requireTls: auth !== undefined && !secure && !LOOPBACK_HOSTS.test(url.hostname),
+      auth,
+    };
   } catch {
     problems.push(`SMTP_URL: ${SMTP_URL_FORM}`);
   }
-  const office = (env.OFFICE_EMAIL ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const office = (env.OFFICE_EMAIL ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (office.length === 0) problems.push('OFFICE_EMAIL: is needed with SMTP_URL: the address (or comma-separated addresses) the office reads');
   else if (!office.every((a) => mailAddress.safeParse(a).success)) problems.push('OFFICE_EMAIL: must be one or more e-mail addresses, separated by commas');
   const sender = /^(?:(.*?)\s*<([^<>]+)>|([^<>\s]+))$/.exec((env.MAIL_FROM ?? '').trim());
   const from = sender ? { name: (sender[1] ?? '').replace(/^"(.*)"$/, '$1').trim(), address: (sender[2] ?? sender[3])!.trim() } : undefined;
-  if (!env.MAIL_FROM) problems.push('MAIL_FROM: is needed with SMTP_URL: the sender of the office\'s e-mail, such as "Lead intake <leads@example-cleaning.com>"');
-  else if (!from || !mailAddress.safeParse(from.address).success || /[\u0000-\u001f\u007f]/.test(from.name)) problems.push('MAIL_FROM: must be an e-mail address, or a name and an address such as "Lead intake <leads@example-cleaning.com>"');
+  if (!env.MAIL_FROM)
+    problems.push('MAIL_FROM: is needed with SMTP_URL: the sender of the office\'s e-mail, such as "Lead intake <leads@example-cleaning.com>"');
+  else if (!from || !mailAddress.safeParse(from.address).success || /[\u0000-\u001f\u007f]/.test(from.name))
+    problems.push('MAIL_FROM: must be an e-mail address, or a name and an address such as "Lead intake <leads@example-cleaning.com>"');
   if (!smtp || !from || problems.length > 0) return undefined;
-  return Object.freeze({ smtp: Object.freeze({ ...smtp, auth: smtp.auth && Object.freeze(smtp.auth) }), office: Object.freeze(office), from: Object.freeze(from) });
+  return Object.freeze({
+    smtp: Object.freeze({ ...smtp, auth: smtp.auth && Object.freeze(smtp.auth) }),
+    office: Object.freeze(office),
+    from: Object.freeze(from),
+  });
 }
 
 /** Scheduled backups of the SQLite store. */
@@ -194,7 +213,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${String(issue.path[0])}: ${issue.message}`);
   }
-  const trustProxyList = (raw.TRUST_PROXY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const trustProxyList = (raw.TRUST_PROXY ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const trustProxy = new BlockList();
   for (const entry of trustProxyList) {
     if (!addTrusted(trustProxy, entry)) problems.push(`TRUST_PROXY: "${entry}" is not an IP address or CIDR range`);
@@ -204,7 +226,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push('BACKUP_DIR: scheduled backups are of the SQLite store; back PostgreSQL up with its own tools (pg_dump, or base backups with WAL archiving)');
   }
   for (const name of ['BACKUP_INTERVAL_HOURS', 'BACKUP_KEEP'] as const) {
-    if (raw[name] !== undefined && !raw.BACKUP_DIR) problems.push(`${name}: is set, but BACKUP_DIR is not: no backup would be made (set BACKUP_DIR, or unset ${name})`);
+    if (raw[name] !== undefined && !raw.BACKUP_DIR)
+      problems.push(`${name}: is set, but BACKUP_DIR is not: no backup would be made (set BACKUP_DIR, or unset ${name})`);
   }
   if (problems.length > 0 || !parsed.success) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);

@@ -71,7 +71,9 @@ const company = defineCollection({
     /** Where it works, in words. */
     area: z.string().min(5).max(120),
     /** The office's time zone (an IANA name): the office's e-mail gives each lead's receipt time in it. */
-    timeZone: z.string().refine((s) => Intl.supportedValuesOf('timeZone').includes(s) || s === 'UTC', 'timeZone must be an IANA time zone, such as America/Los_Angeles'),
+    timeZone: z
+      .string()
+      .refine((s) => Intl.supportedValuesOf('timeZone').includes(s) || s === 'UTC', 'timeZone must be an IANA time zone, such as America/Los_Angeles'),
   }),
 });
 

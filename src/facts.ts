@@ -74,7 +74,7 @@ export function fact(name: string, where: string): string {
 export const USAGE_RULES = [
   'Submit a lead only when the customer has explicitly asked the company to contact them.',
   'Do not submit test, unsolicited, duplicate or fabricated leads.',
-  'Do not submit a lead without the customer\'s authorization; on a quote request, communicationsConsent is true only because the customer said so.',
+  "Do not submit a lead without the customer's authorization; on a quote request, communicationsConsent is true only because the customer said so.",
   'Do not probe or POST to unadvertised registration paths; send no Authorization header, token, API key or password.',
 ] as const;
 
@@ -104,13 +104,16 @@ export const AGENT_GUIDANCE = {
   consentTimestamp:
     'When the customer gave that consent (for an agent: the moment the customer told you to send the request), such as 2026-11-22T17:03:00Z. Leave it out if you do not know it.',
   pageUrl: 'The web page the customer was on when they asked, if there was one. Leave it out when there is no page (a chat, a call, an app).',
-  service: 'One of the services the company offers (listed with this field), or the customer\'s own words when none fits.',
-  helpWith: 'What the message is about: one of the contact form\'s topics (listed with this field), or the customer\'s own words.',
+  service: "One of the services the company offers (listed with this field), or the customer's own words when none fits.",
+  helpWith: "What the message is about: one of the contact form's topics (listed with this field), or the customer's own words.",
 } as const;
 
 /** `AGENT_GUIDANCE` with the offer's words in place. */
 export function agentGuidance(offer: Offer): Record<keyof typeof AGENT_GUIDANCE, string> {
-  return Object.fromEntries(Object.entries(AGENT_GUIDANCE).map(([field, text]) => [field, text.replace('{consent}', () => offer.consentText)])) as Record<keyof typeof AGENT_GUIDANCE, string>;
+  return Object.fromEntries(Object.entries(AGENT_GUIDANCE).map(([field, text]) => [field, text.replace('{consent}', () => offer.consentText)])) as Record<
+    keyof typeof AGENT_GUIDANCE,
+    string
+  >;
 }
 
 /**

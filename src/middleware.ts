@@ -24,7 +24,11 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const path = context.url.pathname;
   const actions = path.startsWith('/_actions/');
   // Action answers echo what the person typed: never cached, like the pages that show them.
-  const set: Record<string, string> = { ...(isApiPath(path) || actions ? headers.api : headers.onDemandPage), ...(actions && NO_STORE), 'X-Request-Id': locals.request.id };
+  const set: Record<string, string> = {
+    ...(isApiPath(path) || actions ? headers.api : headers.onDemandPage),
+    ...(actions && NO_STORE),
+    'X-Request-Id': locals.request.id,
+  };
   if (!isApiPath(path) && isFormSubmission(context.request.method, context.url)) {
     const gate = await guardFormSubmission(context.request, locals);
     if (!gate.passed) return withHeaders(gate.response, { ...set, ...NO_STORE });

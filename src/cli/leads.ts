@@ -18,10 +18,18 @@ const say = (line: string) => process.stderr.write(`${line}\n`);
 
 const commands: Record<string, Command> = {
   async export(args, open) {
-    const { values } = parseArgs({ args, options: { format: { type: 'string', default: 'jsonl' }, since: { type: 'string' }, until: { type: 'string' }, form: { type: 'string' } } });
+    const { values } = parseArgs({
+      args,
+      options: { format: { type: 'string', default: 'jsonl' }, since: { type: 'string' }, until: { type: 'string' }, form: { type: 'string' } },
+    });
     if (values.format !== 'jsonl' && values.format !== 'csv') throw new UsageError(`--format must be jsonl or csv (got "${values.format}")`);
-    if (values.form !== undefined && values.form !== 'quote' && values.form !== 'support') throw new UsageError(`--form must be quote or support (got "${values.form}")`);
-    const filter = { since: parseDate('--since', values.since), until: parseDate('--until', values.until), form: values.form as 'quote' | 'support' | undefined };
+    if (values.form !== undefined && values.form !== 'quote' && values.form !== 'support')
+      throw new UsageError(`--form must be quote or support (got "${values.form}")`);
+    const filter = {
+      since: parseDate('--since', values.since),
+      until: parseDate('--until', values.until),
+      form: values.form as 'quote' | 'support' | undefined,
+    };
     const store = await open();
     try {
       await exportLeads(store, process.stdout, values.format, filter);
@@ -32,10 +40,12 @@ const commands: Record<string, Command> = {
 
   async delete(args, open) {
     const { values } = parseArgs({ args, options: { email: { type: 'string' }, phone: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } } });
-    if ((values.email === undefined) === (values.phone === undefined)) throw new UsageError('delete needs exactly one of --email <address> and --phone <number>');
+    if ((values.email === undefined) === (values.phone === undefined))
+      throw new UsageError('delete needs exactly one of --email <address> and --phone <number>');
     const kind = values.email !== undefined ? 'email' : 'phone';
     const match = personOf(kind, (values.email ?? values.phone)!);
-    if (!match) throw new UsageError(kind === 'email' ? '--email must be an e-mail address' : '--phone must be a 10-digit U.S. phone number, such as (503) 555-0142');
+    if (!match)
+      throw new UsageError(kind === 'email' ? '--email must be an e-mail address' : '--phone must be a 10-digit U.S. phone number, such as (503) 555-0142');
     const store = await open();
     try {
       const dryRun = values['dry-run'];
@@ -45,7 +55,9 @@ const commands: Record<string, Command> = {
         process.stdout.write(`Would remove ${what}. Nothing was changed (--dry-run).\n`);
       } else {
         process.stdout.write(`Removed ${what}.\n`);
-        process.stdout.write('A deletion record was kept for 24 months: a keyed hash of the identifier, the time and the count, none of the person\'s details.\n');
+        process.stdout.write(
+          "A deletion record was kept for 24 months: a keyed hash of the identifier, the time and the count, none of the person's details.\n",
+        );
         process.stdout.write('Backups made before now still hold these leads until they rotate out.\n');
       }
       if (removed.officeEmails.length > 0) {
@@ -79,10 +91,14 @@ const commands: Record<string, Command> = {
     if (positionals.length !== 1) throw new UsageError('backup needs the file to write, such as /var/backups/lead-intake/leads-2026-11-22.sqlite');
     const { database } = getConfig();
     if (database.kind !== 'sqlite') {
-      throw new UsageError('backup copies the embedded SQLite store; DATABASE_URL names PostgreSQL, which is backed up with its own tools: pg_dump for a logical copy (pg_dump --format=custom), or base backups (pg_basebackup) with WAL archiving for point-in-time recovery');
+      throw new UsageError(
+        'backup copies the embedded SQLite store; DATABASE_URL names PostgreSQL, which is backed up with its own tools: pg_dump for a logical copy (pg_dump --format=custom), or base backups (pg_basebackup) with WAL archiving for point-in-time recovery',
+      );
     }
     const report = await backupSqliteFile(database.path, positionals[0]!);
-    process.stdout.write(`Backed up ${plural(report.leads, 'lead')} to ${report.path} (${(report.bytes / 1024 / 1024).toFixed(1)} MiB), checked with PRAGMA integrity_check.\n`);
+    process.stdout.write(
+      `Backed up ${plural(report.leads, 'lead')} to ${report.path} (${(report.bytes / 1024 / 1024).toFixed(1)} MiB), checked with PRAGMA integrity_check.\n`,
+    );
   },
 
   async outbox(args, open) {
@@ -98,12 +114,21 @@ const commands: Record<string, Command> = {
         return;
       }
       const age = Math.max(0, Math.round((Date.now() - status.oldestWaiting!.getTime()) / 60_000));
-      process.stdout.write(`${plural(status.waiting, 'notification')} waiting, ${status.failing} of them failed at least once; the oldest is ${plural(age, 'minute')} old.\n\n`);
-      const rows = [['lead', 'form', 'received', 'attempts', 'next attempt', 'last error'], ...entries.map((e) => [
-        e.leadId, e.formType, e.receivedAt.toISOString(), String(e.attempts), e.nextAttemptAt.toISOString(), e.lastError ?? '',
-      ])];
+      process.stdout.write(
+        `${plural(status.waiting, 'notification')} waiting, ${status.failing} of them failed at least once; the oldest is ${plural(age, 'minute')} old.\n\n`,
+      );
+      const rows = [
+        ['lead', 'form', 'received', 'attempts', 'next attempt', 'last error'],
+        ...entries.map((e) => [e.leadId, e.formType, e.receivedAt.toISOString(), String(e.attempts), e.nextAttemptAt.toISOString(), e.lastError ?? '']),
+      ];
       const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-      for (const row of rows) process.stdout.write(`${row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+      for (const row of rows)
+        process.stdout.write(
+          `${row
+            .map((cell, i) => cell.padEnd(widths[i]!))
+            .join('  ')
+            .trimEnd()}\n`,
+        );
       if (entries.length < status.waiting) process.stdout.write(`… and ${status.waiting - entries.length} more (--limit).\n`);
     } finally {
       await store.close();
@@ -127,6 +152,8 @@ try {
     say(`${(err as Error).message}\n\n${USAGE}`);
     process.exit(2);
   }
-  say(err instanceof ConfigError ? err.message : err instanceof BackupError ? `leads ${name}: ${err.message}` : `leads ${name} failed: ${(err as Error).message}`);
+  say(
+    err instanceof ConfigError ? err.message : err instanceof BackupError ? `leads ${name}: ${err.message}` : `leads ${name} failed: ${(err as Error).message}`,
+  );
   process.exit(1);
 }

@@ -19,5 +19,7 @@ export const configuredMarker = (name: ConfiguredName) => `@@configured:${name}@
 
 /** `text` with every marker replaced by the value of `config`. */
 export function fillConfigured(text: string, config: Pick<Config, 'leadsRetentionDays'>): string {
-  return text.replace(/@@configured:(\w+)@@/g, (marker, name: string) => (Object.hasOwn(CONFIGURED, name) ? CONFIGURED[name as ConfiguredName](config) : marker));
+  return text.replace(/@@configured:(\w+)@@/g, (marker, name: string) =>
+    Object.hasOwn(CONFIGURED, name) ? CONFIGURED[name as ConfiguredName](config) : marker,
+  );
 }

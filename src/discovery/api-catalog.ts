@@ -11,7 +11,10 @@ export function apiCatalog(siteUrl: string) {
       {
         anchor: links.status,
         'service-desc': [{ href: links.openapi, type: 'application/json', title: 'OpenAPI 3.1 description' }],
-        'service-doc': [{ href: links.apiDocs, type: 'text/html', title: 'API reference' }, { href: links.developers, type: 'text/html', title: 'Developer guide' }],
+        'service-doc': [
+          { href: links.apiDocs, type: 'text/html', title: 'API reference' },
+          { href: links.developers, type: 'text/html', title: 'Developer guide' },
+        ],
         status: [{ href: links.status, type: 'application/json' }],
         'service-meta': [{ href: links.deprecationPolicy, type: 'text/html', title: 'Versioning and deprecation policy' }],
       },

@@ -30,10 +30,19 @@ export function apiDocsHtml(doc: Record<string, any>): string {
     writeFileSync(spec, JSON.stringify(doc));
     const links = serviceLinks(siteUrl);
     redocly([
-      'build-docs', spec, '--inlineBundle', '-o', out, '-t', TEMPLATE,
-      '--title', `API reference · ${SERVICE_NAME}`,
-      `--templateOptions.catalog=${links.apiCatalog}`, `--templateOptions.openapi=${links.openapi}`,
-      '--openapi.hideDownloadButtons=false', '--openapi.disableSearch=false',
+      'build-docs',
+      spec,
+      '--inlineBundle',
+      '-o',
+      out,
+      '-t',
+      TEMPLATE,
+      '--title',
+      `API reference · ${SERVICE_NAME}`,
+      `--templateOptions.catalog=${links.apiCatalog}`,
+      `--templateOptions.openapi=${links.openapi}`,
+      '--openapi.hideDownloadButtons=false',
+      '--openapi.disableSearch=false',
     ]);
     const html = readFileSync(out, 'utf8').replace(CDN_LOGO, INLINE_LOGO);
     if (!html.includes(PLAIN_REFERENCE)) throw new Error(`${TEMPLATE} must hold ${PLAIN_REFERENCE}`);

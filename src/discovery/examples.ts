@@ -30,5 +30,10 @@ export function receiptExample(doc: Json): string {
     'Cache-Control': 'no-store',
     ...rateLimitHeaders({ allowed: true, limit: RATE_LIMIT.points, remaining: RATE_LIMIT.points - 1, resetSeconds: RATE_LIMIT.windowSeconds }),
   };
-  return ['HTTP/1.1 201 Created', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', JSON.stringify(doc.components.examples.QuoteReceipt.value, null, 2)].join('\n');
+  return [
+    'HTTP/1.1 201 Created',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    '',
+    JSON.stringify(doc.components.examples.QuoteReceipt.value, null, 2),
+  ].join('\n');
 }

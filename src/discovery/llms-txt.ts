@@ -39,7 +39,7 @@ export function llmsTxt(doc: Record<string, any>, offer: Offer): string {
     `- \`pageUrl\`: ${guidance.pageUrl}`,
     `- \`service\`: ${guidance.service} The services offered: ${quoted(offer.services)}.`,
     `- \`helpWith\`: ${guidance.helpWith} The topics: ${quoted(offer.contactTopics)}.`,
-    '- Every field\'s exact rule (lengths, patterns, required fields) is in the OpenAPI description; a refusal names each field and what it expects.',
+    "- Every field's exact rule (lengths, patterns, required fields) is in the OpenAPI description; a refusal names each field and what it expects.",
     '',
     'Success is `201 Created` with `{"id": "…", "formType": "quote", "status": "received", "receivedAt": "…"}`, sent only once the lead is stored.',
     `Rate limit: ${FACTS.rateLimit} submissions per ${FACTS.rateLimitWindowSeconds} seconds per client (\`RateLimit-Policy: ${RATE_LIMIT_POLICY}\`); after a 429, wait \`Retry-After\` seconds.`,

@@ -58,10 +58,13 @@ function problemExample(code: ProblemCode, quoteExample: Json): Json {
     return result.errors;
   };
   const extra =
-    code === 'consent_required' ? { errors: errorsOf({ ...quoteExample, communicationsConsent: false, email: 'jane.doe@example' }) }
-    : code === 'validation_failed' ? { errors: errorsOf({ ...quoteExample, email: 'jane.doe@example', bedrooms: undefined }) }
-    : code === 'duplicate_submission' ? { leadId: EXAMPLE_LEAD_ID }
-    : {};
+    code === 'consent_required'
+      ? { errors: errorsOf({ ...quoteExample, communicationsConsent: false, email: 'jane.doe@example' }) }
+      : code === 'validation_failed'
+        ? { errors: errorsOf({ ...quoteExample, email: 'jane.doe@example', bedrooms: undefined }) }
+        : code === 'duplicate_submission'
+          ? { leadId: EXAMPLE_LEAD_ID }
+          : {};
   return problemDocument(new Problem(code, PROBLEMS[code].description, extra), { siteUrl: SOURCE_ORIGIN, requestId: EXAMPLE_REQUEST_ID });
 }
 
@@ -75,7 +78,10 @@ const CONSTRAINTS = ['type', 'minLength', 'maxLength', 'pattern', 'const', 'enum
 function completeLeadSchemas(components: Json, offer: Offer): void {
   const guidance: Record<string, string> = agentGuidance(offer);
   const given = new Map<string, string>();
-  for (const [name, form] of [['QuoteRequest', QuoteRequest], ['ContactMessage', ContactMessage]] as const) {
+  for (const [name, form] of [
+    ['QuoteRequest', QuoteRequest],
+    ['ContactMessage', ContactMessage],
+  ] as const) {
     const generated = z.toJSONSchema(form, { io: 'input' }) as Json;
     const described = components.schemas[name];
     const [fields, listed] = [Object.keys(generated.properties).sort(), Object.keys(described.properties).sort()];
@@ -83,14 +89,18 @@ function completeLeadSchemas(components: Json, offer: Offer): void {
     described.required = generated.required ?? [];
     described.additionalProperties = false;
     for (const field of fields) {
-      const constraints: Json = { ...generated.properties[field], ...(Object.hasOwn(PUBLISHED_PATTERNS, field) && { pattern: PUBLISHED_PATTERNS[field as keyof typeof PUBLISHED_PATTERNS] }) };
+      const constraints: Json = {
+        ...generated.properties[field],
+        ...(Object.hasOwn(PUBLISHED_PATTERNS, field) && { pattern: PUBLISHED_PATTERNS[field as keyof typeof PUBLISHED_PATTERNS] }),
+      };
       let target = described.properties[field];
       const shared = target.$ref?.split('/').pop();
       if (shared) {
         target = components.schemas[shared];
         const previous = given.get(shared);
         const these = JSON.stringify(CONSTRAINTS.map((k) => constraints[k]));
-        if (previous !== undefined && previous !== these) throw new Error(`#/components/schemas/${shared} is shared by fields the validation constrains differently`);
+        if (previous !== undefined && previous !== these)
+          throw new Error(`#/components/schemas/${shared} is shared by fields the validation constrains differently`);
         given.set(shared, these);
       }
       for (const key of CONSTRAINTS) {
@@ -98,15 +108,20 @@ function completeLeadSchemas(components: Json, offer: Offer): void {
         else target[key] = constraints[key];
       }
       // Which form to send is said once, on the union of the two.
-      if (field !== 'formType' && guidance[field] && !target.description?.includes(guidance[field])) target.description = `${target.description ?? ''} ${guidance[field]}`.trim();
+      if (field !== 'formType' && guidance[field] && !target.description?.includes(guidance[field]))
+        target.description = `${target.description ?? ''} ${guidance[field]}`.trim();
     }
   }
   components.schemas.QuoteRequest.properties.service.examples = [...offer.services];
   components.schemas.ContactMessage.properties.helpWith.examples = [...offer.contactTopics];
   components.schemas.LeadSubmission.description = `${components.schemas.LeadSubmission.description} ${guidance.formType}`;
   components.parameters.IdempotencyKey.example = `"${EXAMPLE_IDEMPOTENCY_KEYS.quote}"`;
-  for (const [example, form] of [['QuoteRequest', 'quote'], ['ContactMessage', 'support']] as const) {
-    components.examples[example].description = `Sent with \`Idempotency-Key: "${EXAMPLE_IDEMPOTENCY_KEYS[form]}"\`. Send a new key (a UUID) with each submission of your own.`;
+  for (const [example, form] of [
+    ['QuoteRequest', 'quote'],
+    ['ContactMessage', 'support'],
+  ] as const) {
+    components.examples[example].description =
+      `Sent with \`Idempotency-Key: "${EXAMPLE_IDEMPOTENCY_KEYS[form]}"\`. Send a new key (a UUID) with each submission of your own.`;
   }
 }
 
@@ -119,7 +134,8 @@ function complete(source: Json, offer: Offer): Json {
   components.schemas.ProblemCode.enum = [...PROBLEM_CODES];
   const quoteExample = components.examples.QuoteRequest.value;
   const exampleOf = (stub: Json, where: string) => {
-    if (!PROBLEM_CODES.includes(stub.code)) throw new Error(`spec/openapi.yaml ${where} names the problem code "${stub.code}", which the registry does not have`);
+    if (!PROBLEM_CODES.includes(stub.code))
+      throw new Error(`spec/openapi.yaml ${where} names the problem code "${stub.code}", which the registry does not have`);
     return problemExample(stub.code, quoteExample);
   };
   for (const [name, example] of Object.entries(components.examples as Record<string, Json>)) {
@@ -135,10 +151,12 @@ function complete(source: Json, offer: Offer): Json {
   // The alias answers as v1 does, and adds its deprecation headers to every answer.
   const aliasHeaders = Object.fromEntries(['Deprecation', 'Link', 'Sunset'].map((h) => [h, { $ref: `#/components/headers/${h}` }]));
   const alias = doc.paths[API_PATHS.deprecatedLeads].post;
-  alias.responses = Object.fromEntries(Object.entries(alias.responses as Record<string, Json>).map(([status, response]) => {
-    const shared = response.$ref ? components.responses[response.$ref.split('/').pop()] : response;
-    return [status, { ...structuredClone(shared), headers: { ...shared.headers, ...aliasHeaders } }];
-  }));
+  alias.responses = Object.fromEntries(
+    Object.entries(alias.responses as Record<string, Json>).map(([status, response]) => {
+      const shared = response.$ref ? components.responses[response.$ref.split('/').pop()] : response;
+      return [status, { ...structuredClone(shared), headers: { ...shared.headers, ...aliasHeaders } }];
+    }),
+  );
   return doc;
 }
 

@@ -25,7 +25,8 @@ function prose(markdown: string | undefined): string {
         const [heading, ...rest] = lines;
         return `<p><strong>${inline(heading!.replace(/^#+ /, ''))}</strong></p>${rest.length ? `<p>${inline(rest.join(' '))}</p>` : ''}`;
       }
-      if (lines.every((l) => /^\s*(?:[-*]|\d+\.) /.test(l))) return `<ul>${lines.map((l) => `<li>${inline(l.replace(/^\s*(?:[-*]|\d+\.) /, ''))}</li>`).join('')}</ul>`;
+      if (lines.every((l) => /^\s*(?:[-*]|\d+\.) /.test(l)))
+        return `<ul>${lines.map((l) => `<li>${inline(l.replace(/^\s*(?:[-*]|\d+\.) /, ''))}</li>`).join('')}</ul>`;
       return `<p>${inline(lines.join(' '))}</p>`;
     })
     .join('\n');
@@ -59,10 +60,21 @@ function fieldsTable(doc: Json, schema: Json): string {
 }
 
 function operation(doc: Json, path: string, method: string, op: Json): string {
-  const out = [`<h2 id="${escape(op.operationId ?? `${method}-${path}`)}"><code>${method.toUpperCase()} ${escape(path)}</code>${op.deprecated ? ' (deprecated)' : ''}</h2>`, `<p>${escape(op.summary ?? '')}</p>`, prose(op.description)];
+  const out = [
+    `<h2 id="${escape(op.operationId ?? `${method}-${path}`)}"><code>${method.toUpperCase()} ${escape(path)}</code>${op.deprecated ? ' (deprecated)' : ''}</h2>`,
+    `<p>${escape(op.summary ?? '')}</p>`,
+    prose(op.description),
+  ];
   const parameters = (op.parameters ?? []).map((p: Json) => (p.$ref ? doc.components.parameters[refName(p.$ref)] : p));
   if (parameters.length > 0) {
-    out.push('<h3>Request headers</h3><dl>', ...parameters.map((p: Json) => `<dt><code>${escape(p.name)}</code> (${p.required ? 'required' : 'optional'}; ${rule(p.schema ?? {})})</dt><dd>${prose(p.description)}${p.example ? `<p>Example: <code>${escape(String(p.example))}</code></p>` : ''}</dd>`), '</dl>');
+    out.push(
+      '<h3>Request headers</h3><dl>',
+      ...parameters.map(
+        (p: Json) =>
+          `<dt><code>${escape(p.name)}</code> (${p.required ? 'required' : 'optional'}; ${rule(p.schema ?? {})})</dt><dd>${prose(p.description)}${p.example ? `<p>Example: <code>${escape(String(p.example))}</code></p>` : ''}</dd>`,
+      ),
+      '</dl>',
+    );
   }
   if (op.requestBody) {
     const body = op.requestBody.$ref ? doc.components.requestBodies[refName(op.requestBody.$ref)] : op.requestBody;
@@ -80,7 +92,9 @@ function operation(doc: Json, path: string, method: string, op: Json): string {
     const codes = Object.values((Object.values(response.content ?? {})[0] as Json | undefined)?.examples ?? {})
       .map((e: any) => (e.$ref ? doc.components.examples[refName(e.$ref)] : e).value?.code)
       .filter(Boolean);
-    out.push(`<dt>${escape(status)}</dt><dd>${prose(response.description)}${codes.length ? `<p>Problem codes: ${codes.map((c: string) => `<code>${escape(c)}</code>`).join(', ')}</p>` : ''}</dd>`);
+    out.push(
+      `<dt>${escape(status)}</dt><dd>${prose(response.description)}${codes.length ? `<p>Problem codes: ${codes.map((c: string) => `<code>${escape(c)}</code>`).join(', ')}</p>` : ''}</dd>`,
+    );
   }
   out.push('</dl>');
   return out.join('\n');

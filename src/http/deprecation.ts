@@ -7,7 +7,6 @@ import type { ServiceKeys } from '../leads/store.ts';
 import { serviceLinks, SUNSET_NOTICE_DAYS } from '../facts.ts';
 import { DAY_MS } from '../lib/time.ts';
 
-
 /** The headers of every response of the deprecated `/api/leads` alias. */
 export function aliasHeaders(config: Pick<Config, 'siteUrl' | 'leadsDeprecationDate' | 'leadsSunsetDate'>): Readonly<Record<string, string>> {
   const links = serviceLinks(config.siteUrl);
@@ -23,7 +22,11 @@ export function aliasHeaders(config: Pick<Config, 'siteUrl' | 'leadsDeprecationD
  * notice, counted from the first start that announced this date (remembered by the store, so a
  * restart does not move the start of the notice period).
  */
-export async function checkSunsetNotice(config: Pick<Config, 'leadsSunsetDate'>, store: Pick<ServiceKeys, 'announcedAt' | 'recordAnnouncement'>, now: Date): Promise<string | undefined> {
+export async function checkSunsetNotice(
+  config: Pick<Config, 'leadsSunsetDate'>,
+  store: Pick<ServiceKeys, 'announcedAt' | 'recordAnnouncement'>,
+  now: Date,
+): Promise<string | undefined> {
   const sunset = config.leadsSunsetDate;
   if (!sunset) return undefined;
   const name = 'leads_sunset_date';

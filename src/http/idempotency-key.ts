@@ -14,7 +14,10 @@ export function parseIdempotencyKey(header: string | null): string | undefined {
   const quoted = SF_STRING.exec(value);
   const key = quoted ? quoted[1]!.replace(/\\(["\\])/g, '$1') : BARE_TOKEN.test(value) ? value : undefined;
   if (key === undefined || key.length === 0 || key.length > MAX_KEY_LENGTH) {
-    throw new Problem('invalid_idempotency_key', `The Idempotency-Key header must be a quoted string or a token of 1 to ${MAX_KEY_LENGTH} visible ASCII characters.`);
+    throw new Problem(
+      'invalid_idempotency_key',
+      `The Idempotency-Key header must be a quoted string or a token of 1 to ${MAX_KEY_LENGTH} visible ASCII characters.`,
+    );
   }
   return key;
 }

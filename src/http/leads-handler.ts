@@ -24,17 +24,24 @@ export function isJsonMediaType(contentType: string | null): boolean {
   });
 }
 
-
 /** Steps 1 to 3 of the contract's order: what refuses a submission before its body is read. */
 function refuseUnread(request: Request, limit: RateLimitState): Problem | undefined {
   if (!limit.allowed) {
-    return new Problem('rate_limited', `This client sent more than ${limit.limit} submissions within ${RATE_LIMIT.windowSeconds} seconds; the limit resets in ${plural(limit.resetSeconds, 'second')}.`);
+    return new Problem(
+      'rate_limited',
+      `This client sent more than ${limit.limit} submissions within ${RATE_LIMIT.windowSeconds} seconds; the limit resets in ${plural(limit.resetSeconds, 'second')}.`,
+    );
   }
   if (request.headers.has('authorization')) {
     return new Problem('authorization_not_accepted', 'The request carried an Authorization header; this API is anonymous and accepts no credentials.');
   }
   if (!isJsonMediaType(request.headers.get('content-type'))) {
-    return new Problem('unsupported_media_type', request.headers.get('content-type') ? 'The request body was not sent as application/json (UTF-8).' : 'The request has no Content-Type header; application/json was expected.');
+    return new Problem(
+      'unsupported_media_type',
+      request.headers.get('content-type')
+        ? 'The request body was not sent as application/json (UTF-8).'
+        : 'The request has no Content-Type header; application/json was expected.',
+    );
   }
   return undefined;
 }
@@ -50,7 +57,13 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
     throw refusal;
   }
   const body = parseJson(await readBodyText(request));
-  const meta = { receivedVia: route.path, channel: 'api' as const, clientAddress: ctx.request.clientAddress, userAgent: request.headers.get('user-agent'), now: new Date() };
+  const meta = {
+    receivedVia: route.path,
+    channel: 'api' as const,
+    clientAddress: ctx.request.clientAddress,
+    userAgent: request.headers.get('user-agent'),
+    now: new Date(),
+  };
   const outcome = await takeLead(services.intake, {
     body,
     meta,
@@ -66,7 +79,11 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
     case 'invalid': {
       const { errors, consentMissing } = outcome;
       throw consentMissing
-        ? new Problem('consent_required', `communicationsConsent must be true${errors.length > 1 ? `; ${plural(errors.length - 1, 'other field problem')} also listed in errors` : ''}.`, { errors })
+        ? new Problem(
+            'consent_required',
+            `communicationsConsent must be true${errors.length > 1 ? `; ${plural(errors.length - 1, 'other field problem')} also listed in errors` : ''}.`,
+            { errors },
+          )
         : new Problem('validation_failed', `${plural(errors.length, 'field problem')} found; each is listed in errors.`, { errors });
     }
     case 'key_reused':

@@ -26,7 +26,12 @@ export function statusDocument(config: Pick<Config, 'siteUrl' | 'leadsDeprecatio
       terms: links.terms,
       privacy: links.privacy,
     },
-    rateLimit: { limit: RATE_LIMIT.points, windowSeconds: RATE_LIMIT.windowSeconds, policy: RATE_LIMIT_POLICY, appliesTo: [links.leads, links.deprecatedLeads] },
+    rateLimit: {
+      limit: RATE_LIMIT.points,
+      windowSeconds: RATE_LIMIT.windowSeconds,
+      policy: RATE_LIMIT_POLICY,
+      appliesTo: [links.leads, links.deprecatedLeads],
+    },
     usageRules: USAGE_RULES,
     services: offer.services,
     contactTopics: offer.contactTopics,
@@ -49,7 +54,11 @@ const documents = new WeakMap<object, { ok: string; unavailable: string; link: s
 function cachedDocuments(config: Config, offer: Offer) {
   let cached = documents.get(config);
   if (!cached) {
-    cached = { ok: JSON.stringify(statusDocument(config, offer, true)), unavailable: JSON.stringify(statusDocument(config, offer, false)), link: discoveryLinkHeader(config.siteUrl) };
+    cached = {
+      ok: JSON.stringify(statusDocument(config, offer, true)),
+      unavailable: JSON.stringify(statusDocument(config, offer, false)),
+      link: discoveryLinkHeader(config.siteUrl),
+    };
     documents.set(config, cached);
   }
   return cached;
@@ -62,7 +71,10 @@ const health = new WeakMap<object, { at: number; check: Promise<boolean> }>();
 function storeAvailable(store: Pick<LeadIntake, 'ping'>): Promise<boolean> {
   const cached = health.get(store);
   if (cached && Date.now() - cached.at < HEALTH_TTL_MS) return cached.check;
-  const check = store.ping().then(() => true, () => false);
+  const check = store.ping().then(
+    () => true,
+    () => false,
+  );
   health.set(store, { at: Date.now(), check });
   return check;
 }

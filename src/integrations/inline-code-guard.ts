@@ -35,7 +35,7 @@ export function inlineCodeGuard(): AstroIntegration {
         if (found.length > 0) {
           throw new Error(
             `Pages may not carry inline scripts or styles (only ${[...INLINE_CODE_PAGES].join(', ')} may): ${found.join('; ')}. ` +
-              'Remove them from the page\'s text; a script belongs in a component under src/, which the build bundles as a file.',
+              "Remove them from the page's text; a script belongs in a component under src/, which the build bundles as a file.",
           );
         }
       },

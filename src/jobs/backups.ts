@@ -20,13 +20,20 @@ export const BACKUP_FILE = /^leads-\d{8}T\d{6}Z\.sqlite$/;
 const PARTIAL_FILE = /^\.leads-\d{8}T\d{6}Z\.sqlite\.[0-9a-f]+\.partial(-journal|-wal|-shm)?$/;
 
 export function backupFileName(at: Date): string {
-  return `leads-${at.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '')}.sqlite`;
+  return `leads-${at
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '')}.sqlite`;
 }
 
 /** Deletes all but the newest `keep` scheduled backups in `dir`, and any partial file a stopped backup left; returns the names deleted. */
 export function rotateBackups(dir: string, keep: number): string[] {
   const names = readdirSync(dir);
-  const old = names.filter((n) => BACKUP_FILE.test(n)).sort().reverse().slice(keep);
+  const old = names
+    .filter((n) => BACKUP_FILE.test(n))
+    .sort()
+    .reverse()
+    .slice(keep);
   const partial = names.filter((n) => PARTIAL_FILE.test(n));
   for (const name of [...old, ...partial]) rmSync(join(dir, name), { force: true });
   return old;
@@ -54,7 +61,10 @@ export function startBackups(
       mkdirSync(settings.dir, { recursive: true });
       const report = await deps.backup(join(settings.dir, backupFileName(new Date())));
       const removed = rotateBackups(settings.dir, settings.keep);
-      logger.info({ path: report.path, bytes: report.bytes, leads: report.leads, durationMs: Date.now() - started, removed: removed.length, keep: settings.keep }, 'backup done');
+      logger.info(
+        { path: report.path, bytes: report.bytes, leads: report.leads, durationMs: Date.now() - started, removed: removed.length, keep: settings.keep },
+        'backup done',
+      );
       return settings.intervalHours * HOUR_MS;
     },
     (err) => {

@@ -60,7 +60,6 @@ export interface OfficeMailDeps {
   compose(lead: LeadRecord): OfficeMessage;
 }
 
-
 export function startOfficeMail(deps: OfficeMailDeps, timing: OfficeMailTiming = OFFICE_MAIL_TIMING): OfficeMailJob {
   const { store, logger, mailer, compose } = deps;
   const owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
@@ -92,7 +91,9 @@ export function startOfficeMail(deps: OfficeMailDeps, timing: OfficeMailTiming =
         const retryAt = new Date(Date.now() + retryDelay(attempts + 1, timing));
         logger.warn({ leadId: lead.id, attempt: attempts + 1, error, retryAt: retryAt.toISOString() }, 'office e-mail failed; it will be tried again');
         // If this fails too, the claim expires and the notification is tried again all the same.
-        await store.notificationFailed(lead.id, owner, { at: retryAt, error }).catch((e: unknown) => logger.error({ leadId: lead.id, err: e }, 'office e-mail: the failure could not be recorded'));
+        await store
+          .notificationFailed(lead.id, owner, { at: retryAt, error })
+          .catch((e: unknown) => logger.error({ leadId: lead.id, err: e }, 'office e-mail: the failure could not be recorded'));
         return retryDelay(failures, timing);
       }
       failures = 0;
@@ -101,7 +102,10 @@ export function startOfficeMail(deps: OfficeMailDeps, timing: OfficeMailTiming =
         logger.info({ leadId: lead.id, attempt: attempts + 1 }, 'office e-mail sent');
       } catch (err) {
         failures++;
-        logger.error({ leadId: lead.id, err, resendAfterMs: timing.leaseMs }, 'office e-mail sent, but not marked as sent: it will be sent again, with the same Message-ID');
+        logger.error(
+          { leadId: lead.id, err, resendAfterMs: timing.leaseMs },
+          'office e-mail sent, but not marked as sent: it will be sent again, with the same Message-ID',
+        );
         return retryDelay(failures, timing);
       }
     }

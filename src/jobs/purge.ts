@@ -15,7 +15,10 @@ const RETRY_MS = 60 * 60 * 1000;
 /** The pause between two purge steps, for submissions to go first. */
 const STEP_PAUSE_MS = 5;
 
-export function startPurges(deps: { store: Pick<LeadRecords, 'purgeStep'>; config: Pick<Config, 'leadsRetentionDays'>; logger: Logger }, timing = { intervalMs: DAY_MS, retryMs: RETRY_MS }): Repeating {
+export function startPurges(
+  deps: { store: Pick<LeadRecords, 'purgeStep'>; config: Pick<Config, 'leadsRetentionDays'>; logger: Logger },
+  timing = { intervalMs: DAY_MS, retryMs: RETRY_MS },
+): Repeating {
   const { store, config, logger } = deps;
   return repeat(
     async () => {

@@ -18,13 +18,19 @@ interface FieldWords {
 export const FIELDS = {
   formType: { expects: '"quote" (or absent) for a quote request, or "support" for a contact message', ask: 'Send the form from this page.' },
   name: { expects: 'the customer\'s name, as a string such as "Jane Doe"', ask: 'Enter your name.' },
-  phone: { expects: 'a 10-digit U.S. phone number with an area code in service, as a string such as "(503) 555-0142"', ask: 'Enter a 10-digit U.S. phone number, such as (503) 555-0142.' },
+  phone: {
+    expects: 'a 10-digit U.S. phone number with an area code in service, as a string such as "(503) 555-0142"',
+    ask: 'Enter a 10-digit U.S. phone number, such as (503) 555-0142.',
+  },
   email: { expects: 'an e-mail address, as a string such as "jane@example.com"', ask: 'Enter an e-mail address, such as jane@example.com.' },
   bedrooms: { expects: 'a whole number from "0" (studio) to "20", as a string such as "3"', ask: 'Choose the number of bedrooms.' },
   bathrooms: { expects: 'a number from "0.5" to "20" in halves, as a string such as "2" or "2.5"', ask: 'Choose the number of bathrooms.' },
   service: { expects: 'the kind of cleaning, as a string such as "Deep clean"', ask: 'Choose the kind of cleaning you would like.' },
   notes: { expects: 'details about the home, as a string (it may be empty)', ask: 'Shorten your notes.' },
-  communicationsConsent: { expects: 'the JSON value true, a boolean: submit only when the customer has asked to be contacted', ask: 'Tick the box to let us contact you about this request; we cannot answer it otherwise.' },
+  communicationsConsent: {
+    expects: 'the JSON value true, a boolean: submit only when the customer has asked to be contacted',
+    ask: 'Tick the box to let us contact you about this request; we cannot answer it otherwise.',
+  },
   consentTimestamp: { expects: 'an ISO 8601 UTC date-time, as a string such as "2026-11-22T17:03:00Z"', ask: 'Send the form from this page.' },
   pageUrl: { expects: 'an absolute http or https URL, as a string such as "https://www.example-cleaning.com/quote"', ask: 'Send the form from this page.' },
   helpWith: { expects: 'what the message is about, as a string such as "Rescheduling a visit"', ask: 'Choose or type what you need help with.' },

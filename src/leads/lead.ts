@@ -81,7 +81,11 @@ export const MAX_USER_AGENT_LENGTH = 512;
  */
 export function cleanUserAgent(raw: string | null): string | null {
   if (raw === null) return null;
-  const clean = raw.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_USER_AGENT_LENGTH);
+  const clean = raw
+    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, MAX_USER_AGENT_LENGTH);
   return clean === '' ? null : clean;
 }
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -103,14 +107,23 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta): LeadRecord 
   if (lead.formType === 'quote') {
     const d = lead.data;
     const fields: Record<string, string | boolean> = {
-      name: d.name, phone: phone.sent, email: d.email, bedrooms: d.bedrooms, bathrooms: d.bathrooms,
-      service: d.service, notes: d.notes, communicationsConsent: d.communicationsConsent,
+      name: d.name,
+      phone: phone.sent,
+      email: d.email,
+      bedrooms: d.bedrooms,
+      bathrooms: d.bathrooms,
+      service: d.service,
+      notes: d.notes,
+      communicationsConsent: d.communicationsConsent,
       ...(d.consentTimestamp !== undefined && { consentTimestamp: d.consentTimestamp }),
       ...(d.pageUrl !== undefined && { pageUrl: d.pageUrl }),
     };
     const content = [d.bedrooms, d.bathrooms, fold(d.service), fold(d.notes)];
     return {
-      ...base, formType: 'quote', fields, ...disclosure,
+      ...base,
+      formType: 'quote',
+      fields,
+      ...disclosure,
       fingerprint: sha256(JSON.stringify(['quote', fold(d.name), emailNormalised, phone.e164, ...content])),
       consent: { communicationsConsent: true, consentTimestamp: d.consentTimestamp ?? null, pageUrl: d.pageUrl ?? null, ...evidence },
     };
@@ -118,7 +131,10 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta): LeadRecord 
   const d = lead.data;
   const fields = { formType: 'support', name: d.name, email: d.email, phone: phone.sent, helpWith: d.helpWith, message: d.message };
   return {
-    ...base, formType: 'support', fields, ...disclosure,
+    ...base,
+    formType: 'support',
+    fields,
+    ...disclosure,
     fingerprint: sha256(JSON.stringify(['support', fold(d.name), emailNormalised, phone.e164, fold(d.helpWith), fold(d.message)])),
     consent: { communicationsConsent: null, consentTimestamp: null, pageUrl: null, ...evidence },
   };
@@ -130,7 +146,11 @@ export function requestHash(body: unknown): string {
     Array.isArray(v)
       ? v.map(canonical)
       : v && typeof v === 'object'
-        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+          )
         : v;
   return sha256(JSON.stringify(canonical(body)));
 }

@@ -9,7 +9,6 @@ import { toE164UsPhone } from './phone.ts';
 import { REPLAY_WINDOW_MS, type LeadRecords, type PersonMatch, type Purged, type Removed } from './store.ts';
 import { DAY_MS } from '../lib/time.ts';
 
-
 /** How long a deletion record is kept: the 24 months after which nobody can ask about it. */
 export const DELETION_RECORD_DAYS = 730;
 
@@ -29,7 +28,11 @@ export function purgeCutoffs(now: Date, retentionDays: number) {
  * Removes everything past its time, step by step, yielding to other work between steps
  * (`pause`), until a step finds nothing left. Returns the totals.
  */
-export async function purge(store: Pick<LeadRecords, 'purgeStep'>, cutoffs: ReturnType<typeof purgeCutoffs>, pause: () => Promise<void> = () => new Promise((r) => setImmediate(r))): Promise<Purged> {
+export async function purge(
+  store: Pick<LeadRecords, 'purgeStep'>,
+  cutoffs: ReturnType<typeof purgeCutoffs>,
+  pause: () => Promise<void> = () => new Promise((r) => setImmediate(r)),
+): Promise<Purged> {
   const total: Purged = { leads: 0, idempotencyKeys: 0, fingerprints: 0, deletionRecords: 0 };
   for (;;) {
     const step = await store.purgeStep({ ...cutoffs, limit: PURGE_STEP_ROWS });
@@ -50,7 +53,11 @@ export function personOf(kind: 'email' | 'phone', given: string): PersonMatch | 
 }
 
 /** Removes every lead of a person (or counts them, on a dry run), with a deletion record. */
-export async function deletePerson(store: Pick<LeadRecords, 'countPerson' | 'deletePerson'>, match: PersonMatch, options: { dryRun: boolean; now?: Date }): Promise<Removed> {
+export async function deletePerson(
+  store: Pick<LeadRecords, 'countPerson' | 'deletePerson'>,
+  match: PersonMatch,
+  options: { dryRun: boolean; now?: Date },
+): Promise<Removed> {
   if (options.dryRun) return store.countPerson(match);
   return store.deletePerson(match, { kind: match.kind, deletedAt: options.now ?? new Date() });
 }

@@ -62,8 +62,18 @@ export const BATHROOMS_PATTERN = /^(?:0?0\.5|0?[1-9](?:\.[05])?|1[0-9](?:\.[05])
 
 // The pattern bounds the trimmed value; the maximum, of the value as sent, only stops absurd
 // padding (a value of a few characters too many gets the pattern's message, which says more).
-const Bedrooms = z.string().max(MAX_LENGTH.bedrooms).trim().min(1).regex(BEDROOMS_PATTERN, format(`bedrooms must be ${FIELDS.bedrooms.expects}`));
-const Bathrooms = z.string().max(MAX_LENGTH.bathrooms).trim().min(1).regex(BATHROOMS_PATTERN, format(`bathrooms must be ${FIELDS.bathrooms.expects}`));
+const Bedrooms = z
+  .string()
+  .max(MAX_LENGTH.bedrooms)
+  .trim()
+  .min(1)
+  .regex(BEDROOMS_PATTERN, format(`bedrooms must be ${FIELDS.bedrooms.expects}`));
+const Bathrooms = z
+  .string()
+  .max(MAX_LENGTH.bathrooms)
+  .trim()
+  .min(1)
+  .regex(BATHROOMS_PATTERN, format(`bathrooms must be ${FIELDS.bathrooms.expects}`));
 
 const ConsentTimestamp = z
   .string()
@@ -74,9 +84,7 @@ const ConsentTimestamp = z
     format(`consentTimestamp must not be more than ${CONSENT_CLOCK_SKEW_MS / 60_000} minutes in the future`),
   );
 
-const PageUrl = text(MAX_LENGTH.pageUrl).pipe(
-  z.url({ protocol: /^https?$/, hostname: /^[^\s]+$/, ...format(`pageUrl must be ${FIELDS.pageUrl.expects}`) }),
-);
+const PageUrl = text(MAX_LENGTH.pageUrl).pipe(z.url({ protocol: /^https?$/, hostname: /^[^\s]+$/, ...format(`pageUrl must be ${FIELDS.pageUrl.expects}`) }));
 
 /** A quote request: the default form (`formType` absent or `"quote"`). */
 export const QuoteRequest = z.strictObject({

@@ -18,10 +18,7 @@ export interface IdempotencyClaim {
 
 /** What storing one submission came to. */
 export type SubmitOutcome =
-  | { kind: 'created'; receipt: Receipt }
-  | { kind: 'replayed'; receipt: Receipt }
-  | { kind: 'key_reused' }
-  | { kind: 'duplicate'; leadId: string };
+  { kind: 'created'; receipt: Receipt } | { kind: 'replayed'; receipt: Receipt } | { kind: 'key_reused' } | { kind: 'duplicate'; leadId: string };
 
 /**
  * Thrown when the store cannot be reached, is busy beyond its timeout, or cannot write (a full

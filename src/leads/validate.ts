@@ -73,11 +73,13 @@ export function validateLead(body: unknown): Validation {
   const form: FormType = selector === 'support' ? 'support' : 'quote';
   const result = form === 'support' ? ContactMessage.safeParse(body) : QuoteRequest.safeParse(body);
   if (result.success) {
-    return { ok: true, lead: form === 'support' ? { formType: 'support', data: result.data as ContactMessage } : { formType: 'quote', data: result.data as QuoteRequest } };
+    return {
+      ok: true,
+      lead: form === 'support' ? { formType: 'support', data: result.data as ContactMessage } : { formType: 'quote', data: result.data as QuoteRequest },
+    };
   }
   // One problem per field: the first found (an empty value is "required", not also "invalid_format").
   const seen = new Set<string>();
   const errors = result.error.issues.flatMap((issue) => toFieldError(issue, record, form)).filter((e) => !seen.has(e.pointer) && seen.add(e.pointer));
   return { ok: false, consentMissing: errors.some((e) => e.code === 'consent_required'), errors };
 }
-

@@ -87,7 +87,8 @@ const LOOKS_LIKE_ADDRESS = /^[^\s@<>",;:\\()[\]]+@[^\s@<>",;:\\()[\]]+\.[^\s@<>"
 function receivedWords(receivedAt: string, timeZone: string): string {
   const at = new Date(receivedAt);
   const local = new Intl.DateTimeFormat('en-US', { dateStyle: 'full', timeStyle: 'short', timeZone }).format(at);
-  const zone = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
+  const zone =
+    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
   return `${local} ${zone}`;
 }
 
@@ -112,7 +113,16 @@ export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): O
       rows.push(`${label}: ${oneLine(lead.emailNormalised, 254)}${typed.toLowerCase() !== lead.emailNormalised ? `  (as typed: ${typed})` : ''}`);
     } else if (MULTI_LINE.has(field)) {
       const text = paragraphs(value(field));
-      blocks.push(`${label}:\n${text ? text.split('\n').map((l) => `  ${l}`).join('\n') : '  (empty)'}`);
+      blocks.push(
+        `${label}:\n${
+          text
+            ? text
+                .split('\n')
+                .map((l) => `  ${l}`)
+                .join('\n')
+            : '  (empty)'
+        }`,
+      );
     } else {
       rows.push(`${label}: ${oneLine(value(field), 5000)}`);
     }
@@ -139,7 +149,9 @@ export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): O
     `Received: ${lead.receivedAt} (UTC)`,
     `Reference: ${lead.id}`,
     '',
-    canReply ? 'Reply to this e-mail to write to the customer.' : 'The customer\'s address could not be used as a reply address: write to them from the details above.',
+    canReply
+      ? 'Reply to this e-mail to write to the customer.'
+      : "The customer's address could not be used as a reply address: write to them from the details above.",
     '',
   ].join('\n');
 

@@ -40,7 +40,12 @@ export function smtpMailer(smtp: SmtpServer): Mailer {
 /** What a failed send came to, for the log and the outbox: `ESOCKET ECONNREFUSED`, `EENVELOPE 550 RCPT TO`. */
 export function sendFailure(err: unknown): string {
   const e = (err ?? {}) as { code?: unknown; responseCode?: unknown; command?: unknown; cause?: { code?: unknown } };
-  const word = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v).replace(/[^\w .-]/g, '').slice(0, 40) : undefined);
+  const word = (v: unknown) =>
+    typeof v === 'string' || typeof v === 'number'
+      ? String(v)
+          .replace(/[^\w .-]/g, '')
+          .slice(0, 40)
+      : undefined;
   const parts = [word(e.code), word(e.cause?.code), word(e.responseCode), word(e.command)].filter((p): p is string => Boolean(p));
   return parts.length > 0 ? [...new Set(parts)].join(' ') : err instanceof Error ? err.name : 'unknown failure';
 }

@@ -21,8 +21,7 @@ export const PROBLEMS = {
   rate_limited: {
     status: 429,
     title: 'Too many submissions',
-    description:
-      `This client sent more than ${RATE_LIMIT.points} lead submissions within ${RATE_LIMIT.windowSeconds} seconds. Every POST to ${API_PATHS.leads} or ${API_PATHS.deprecatedLeads} counts, accepted or not.`,
+    description: `This client sent more than ${RATE_LIMIT.points} lead submissions within ${RATE_LIMIT.windowSeconds} seconds. Every POST to ${API_PATHS.leads} or ${API_PATHS.deprecatedLeads} counts, accepted or not.`,
     resolution: 'Wait the number of seconds given in Retry-After, then send the request again once.',
   },
   authorization_not_accepted: {
@@ -67,22 +66,19 @@ export const PROBLEMS = {
   idempotency_key_reused: {
     status: 422,
     title: 'Idempotency key reused with a different body',
-    description:
-      `The Idempotency-Key of this request was already used within the last ${REPLAY_WINDOW_TEXT} for a request with a different body.`,
+    description: `The Idempotency-Key of this request was already used within the last ${REPLAY_WINDOW_TEXT} for a request with a different body.`,
     resolution: 'Use a new Idempotency-Key for a new submission, or resend the original body unchanged to get the original response.',
   },
   invalid_idempotency_key: {
     status: 400,
     title: 'Invalid Idempotency-Key header',
-    description:
-      'The Idempotency-Key header must be a structured-field string ("…") or a token of 1 to 255 visible ASCII characters.',
+    description: 'The Idempotency-Key header must be a structured-field string ("…") or a token of 1 to 255 visible ASCII characters.',
     resolution: 'Send a fresh random value, such as a UUID, as the Idempotency-Key header, or leave the header out.',
   },
   duplicate_submission: {
     status: 409,
     title: 'Duplicate submission',
-    description:
-      `The same lead (same form, same contact details and content) was already accepted in the last ${REPLAY_WINDOW_TEXT}. leadId names the lead that was accepted.`,
+    description: `The same lead (same form, same contact details and content) was already accepted in the last ${REPLAY_WINDOW_TEXT}. leadId names the lead that was accepted.`,
     resolution: 'Do nothing more: the earlier submission was received and the company will contact the customer.',
   },
   not_found: {
@@ -101,13 +97,15 @@ export const PROBLEMS = {
     status: 400,
     title: 'Bad request',
     description:
-      'The request could not be understood as HTTP: its request line, a header, its path\'s percent-encoding or its body\'s framing (Content-Length, Transfer-Encoding, chunk sizes) is invalid, or the body was not received completely. The detail names the fault. Nothing was stored.',
-    resolution: 'Send a well-formed HTTP/1.1 request, as a standard HTTP client library does, with a correctly encoded path and the body framed by Content-Length or chunked encoding.',
+      "The request could not be understood as HTTP: its request line, a header, its path's percent-encoding or its body's framing (Content-Length, Transfer-Encoding, chunk sizes) is invalid, or the body was not received completely. The detail names the fault. Nothing was stored.",
+    resolution:
+      'Send a well-formed HTTP/1.1 request, as a standard HTTP client library does, with a correctly encoded path and the body framed by Content-Length or chunked encoding.',
   },
   request_timeout: {
     status: 408,
     title: 'Request body too slow',
-    description: 'The request body stopped arriving before it was complete, or the whole request took longer than the server waits. Nothing was stored; the connection is closed.',
+    description:
+      'The request body stopped arriving before it was complete, or the whole request took longer than the server waits. Nothing was stored; the connection is closed.',
     resolution: 'Send the whole request again, on a new connection, without pausing in the middle of the body.',
   },
   request_header_fields_too_large: {
@@ -127,7 +125,8 @@ export const PROBLEMS = {
     title: 'Service unavailable',
     description:
       'The lead store cannot be reached, is out of space, or lost its connection while it was storing the lead. The detail says whether the lead may have been stored; otherwise nothing was stored.',
-    resolution: 'Send the same request again, with the same Idempotency-Key, after the number of seconds given in Retry-After: a lead that was stored is then answered as it was, never stored twice.',
+    resolution:
+      'Send the same request again, with the same Idempotency-Key, after the number of seconds given in Retry-After: a lead that was stored is then answered as it was, never stored twice.',
   },
 } as const satisfies Record<string, ProblemType>;
 

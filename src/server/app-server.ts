@@ -78,7 +78,13 @@ export function createAppServer(options: AppServerOptions): AppServer {
     const requestId = randomUUID();
     const rawTarget = req.url ?? '';
     const target = normaliseTarget(rawTarget);
-    const notes = requestLog.follow(req, res, requestId, target?.path ?? rawTarget.split('?', 1)[0]!, target && target.target !== rawTarget ? rawTarget : undefined);
+    const notes = requestLog.follow(
+      req,
+      res,
+      requestId,
+      target?.path ?? rawTarget.split('?', 1)[0]!,
+      target && target.target !== rawTarget ? rawTarget : undefined,
+    );
     const body = announcesBody(req) ? new RequestBody(req) : undefined;
     if (body) afterAnswer(req, res, body);
     flights.take({ req, res, body, requestId, notes });
@@ -90,7 +96,12 @@ export function createAppServer(options: AppServerOptions): AppServer {
     if (!target) {
       res.setHeader('X-Request-Id', requestId);
       const detail = 'The request target is not a path (or an absolute http URL) with a valid percent-encoding.';
-      return respondOwn(res, security.api, Promise.resolve(problemResponse(new Problem('bad_request', detail), { siteUrl: config.siteUrl, requestId })), logger);
+      return respondOwn(
+        res,
+        security.api,
+        Promise.resolve(problemResponse(new Problem('bad_request', detail), { siteUrl: config.siteUrl, requestId })),
+        logger,
+      );
     }
     req.url = target.target;
     const { path } = target;
@@ -100,7 +111,11 @@ export function createAppServer(options: AppServerOptions): AppServer {
     if (file && (req.method === 'GET' || req.method === 'HEAD')) return serveFile(req, res, requestId, file);
     res.setHeader('X-Request-Id', requestId);
     // Built only for requests that reach Astro: static files do not need the client's address.
-    const request: RequestInfo = { id: requestId, clientAddress: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy), host: sentHost };
+    const request: RequestInfo = {
+      id: requestId,
+      clientAddress: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy),
+      host: sentHost,
+    };
 
     if (FORBIDDEN_METHODS.has(req.method ?? '')) {
       if (isApiPath(path)) {

@@ -18,7 +18,13 @@ import type { RequestLog } from './request-log.ts';
 const FRAMING_ANSWER_GRACE_MS = 2_000;
 
 /** The server's `clientError` listener. */
-export function onClientError(deps: { siteUrl: string; security: SecurityHeaders; requestLog: RequestLog; logger: Logger; flights: Flights }): (err: NodeJS.ErrnoException, socket: Socket) => void {
+export function onClientError(deps: {
+  siteUrl: string;
+  security: SecurityHeaders;
+  requestLog: RequestLog;
+  logger: Logger;
+  flights: Flights;
+}): (err: NodeJS.ErrnoException, socket: Socket) => void {
   const { siteUrl, security, requestLog, logger, flights } = deps;
   return (err, socket) => {
     const problem = transportProblem(err);

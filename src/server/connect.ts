@@ -24,10 +24,16 @@ export function onConnect(deps: { services: AppServices; security: SecurityHeade
     socket.on('error', () => {});
     const target = normaliseTarget(req.url ?? '');
     const route = target && isApiPath(target.path) ? findApiRoute(target.path) : undefined;
-    const request: RequestInfo = { id: requestId, clientAddress: clientAddress(socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy), host: req.headers.host };
+    const request: RequestInfo = {
+      id: requestId,
+      clientAddress: clientAddress(socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy),
+      host: req.headers.host,
+    };
     const response = route
       ? serveRoute(route, 'CONNECT', undefined, { services, request })
-      : Promise.resolve(transportProblemResponse({ code: 'bad_request', detail: 'CONNECT is not supported: this server is not a proxy.' }, config.siteUrl, requestId));
+      : Promise.resolve(
+          transportProblemResponse({ code: 'bad_request', detail: 'CONNECT is not supported: this server is not a proxy.' }, config.siteUrl, requestId),
+        );
     void response
       .then((r) => {
         requestLog.refused(requestId, r.status, 'CONNECT');

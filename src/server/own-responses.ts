@@ -26,10 +26,12 @@ export async function send(res: ServerResponse, response: Response): Promise<voi
  */
 export function respondOwn(res: ServerResponse, headers: HeaderSet, response: Promise<Response>, logger: Logger): Promise<void> {
   setHeaders(res, headers);
-  return response.then((r) => send(res, r)).catch((err: unknown) => {
-    logger.error({ err }, 'answer failed');
-    if (!res.headersSent) res.writeHead(500).end();
-  });
+  return response
+    .then((r) => send(res, r))
+    .catch((err: unknown) => {
+      logger.error({ err }, 'answer failed');
+      if (!res.headersSent) res.writeHead(500).end();
+    });
 }
 
 /** Writes a whole web `Response` on a socket that has no `ServerResponse`, and closes the connection. */
@@ -40,7 +42,12 @@ export async function sendRaw(socket: Socket, response: Response, extraHeaders: 
   for (const name in extraHeaders) headers.set(name, extraHeaders[name]!);
   headers.set('Content-Length', String(body.length));
   headers.set('Connection', 'close');
-  const head = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? 'Unknown'}`, ...[...headers].map(([name, value]) => `${name}: ${value}`), '', ''].join('\r\n');
+  const head = [
+    `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? 'Unknown'}`,
+    ...[...headers].map(([name, value]) => `${name}: ${value}`),
+    '',
+    '',
+  ].join('\r\n');
   socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
 }
 
@@ -58,11 +65,11 @@ export function transportProblem(err: NodeJS.ErrnoException): TransportProblem {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { code: 'request_timeout', detail: 'The request was not received completely within the time the server waits for one.' };
     case 'HPE_INVALID_TRANSFER_ENCODING':
-      return { code: 'bad_request', detail: 'The request\'s Transfer-Encoding is not supported: it must be chunked, and nothing else.' };
+      return { code: 'bad_request', detail: "The request's Transfer-Encoding is not supported: it must be chunked, and nothing else." };
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
       return { code: 'bad_request', detail: 'The request carries both Content-Length and Transfer-Encoding; send one of them.' };
     case 'HPE_INVALID_CONTENT_LENGTH':
-      return { code: 'bad_request', detail: 'The request\'s Content-Length is not a valid length.' };
+      return { code: 'bad_request', detail: "The request's Content-Length is not a valid length." };
     case 'HPE_INVALID_EOF_STATE':
       return { code: 'bad_request', detail: 'The request body was not received completely: the client closed its side of the connection.' };
     case 'HPE_INVALID_CHUNK_SIZE':
@@ -70,7 +77,7 @@ export function transportProblem(err: NodeJS.ErrnoException): TransportProblem {
     case 'HPE_STRICT':
     case 'HPE_CR_EXPECTED':
     case 'HPE_LF_EXPECTED':
-      return { code: 'bad_request', detail: 'The request\'s line endings or chunk framing are malformed.' };
+      return { code: 'bad_request', detail: "The request's line endings or chunk framing are malformed." };
     case 'HPE_INVALID_METHOD':
       return { code: 'bad_request', detail: 'The request method is not a method this server knows.' };
     default:

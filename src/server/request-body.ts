@@ -140,7 +140,11 @@ export class RequestBody implements AsyncIterable<Buffer> {
         return new Promise<IteratorResult<Buffer>>((resolve, reject) => {
           this.#pending = { resolve, reject };
           this.#req.resume();
-          this.#idle = setTimeout(() => this.fail(new RequestBodyError('request_timeout', `The request body stopped arriving: nothing came for ${BODY_IDLE_TIMEOUT_SECONDS} seconds.`)), BODY_IDLE_TIMEOUT_MS);
+          this.#idle = setTimeout(
+            () =>
+              this.fail(new RequestBodyError('request_timeout', `The request body stopped arriving: nothing came for ${BODY_IDLE_TIMEOUT_SECONDS} seconds.`)),
+            BODY_IDLE_TIMEOUT_MS,
+          );
           this.#idle.unref();
         });
       },

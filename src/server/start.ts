@@ -45,7 +45,10 @@ export async function start(): Promise<void> {
   const { server, stop } = createAppServer({
     services: opened,
     astro: handler as AstroHandler,
-    staticFiles: loadStaticFiles(CLIENT_DIR, config.siteUrl, { render: (text) => fillConfigured(text.replaceAll(BUILT_FOR, config.siteUrl), config), security }),
+    staticFiles: loadStaticFiles(CLIENT_DIR, config.siteUrl, {
+      render: (text) => fillConfigured(text.replaceAll(BUILT_FOR, config.siteUrl), config),
+      security,
+    }),
     security,
   });
 
@@ -53,7 +56,9 @@ export async function start(): Promise<void> {
   // e-mail about each new lead when SMTP_URL is set, and backups of the SQLite store when BACKUP_DIR is.
   const purges = startPurges(opened);
   const backups =
-    config.backups && config.database.kind === 'sqlite' ? startBackups({ settings: config.backups, logger, backup: backupInWorker(BACKUP_WORKER, config.database.path) }) : undefined;
+    config.backups && config.database.kind === 'sqlite'
+      ? startBackups({ settings: config.backups, logger, backup: backupInWorker(BACKUP_WORKER, config.database.path) })
+      : undefined;
   let officeMail: OfficeMailJob | undefined;
   if (config.mail) {
     const { company } = await import('../site.ts');
@@ -70,7 +75,19 @@ export async function start(): Promise<void> {
     server.on('error', (err) => logger.error({ err }, 'server error'));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ host: config.host, port, pid: process.pid, store: store.kind, limiter: config.redisUrl ? 'redis' : 'memory', officeMail: config.mail ? 'on' : 'off', backups: config.backups ? config.backups.dir : 'off', siteUrl: config.siteUrl }, 'listening');
+    logger.info(
+      {
+        host: config.host,
+        port,
+        pid: process.pid,
+        store: store.kind,
+        limiter: config.redisUrl ? 'redis' : 'memory',
+        officeMail: config.mail ? 'on' : 'off',
+        backups: config.backups ? config.backups.dir : 'off',
+        siteUrl: config.siteUrl,
+      },
+      'listening',
+    );
     // Besides the JSON log, one line for the person who just typed `npm start`.
     process.stderr.write(`${startupLine(config, port)}\n`);
   });
@@ -85,10 +102,13 @@ export async function start(): Promise<void> {
     // Every request begun is answered (with `Connection: close`) before anything closes.
     if ((await stop()) === 'forced') logger.warn('requests still in flight after the grace period; their connections were closed');
     await Promise.all([purges.stop(), officeMail?.stop(), backups?.stop()]);
-    const closed = await opened.close().then(() => true, (err: Error) => {
-      logger.error({ err }, 'closing the store or the limiter failed');
-      return false;
-    });
+    const closed = await opened.close().then(
+      () => true,
+      (err: Error) => {
+        logger.error({ err }, 'closing the store or the limiter failed');
+        return false;
+      },
+    );
     logger.info('stopped');
     // Everything is closed; a client library's leftover timer must not keep the process alive.
     logger.flush(() => process.exit(closed ? 0 : 1));
@@ -102,7 +122,11 @@ export async function start(): Promise<void> {
 export function startupLine(config: Config, port: number): string {
   const store = config.database.kind === 'sqlite' ? `the SQLite file ${config.database.path}` : 'PostgreSQL';
   const limiter = config.redisUrl ? 'in Redis' : 'in this process';
-  const mail = config.mail ? `office e-mail to ${config.mail.office.length} address${config.mail.office.length === 1 ? '' : 'es'}` : 'no office e-mail (SMTP_URL is not set)';
-  const backups = config.backups ? `backups every ${config.backups.intervalHours} h into ${config.backups.dir}` : 'no scheduled backups (BACKUP_DIR is not set)';
+  const mail = config.mail
+    ? `office e-mail to ${config.mail.office.length} address${config.mail.office.length === 1 ? '' : 'es'}`
+    : 'no office e-mail (SMTP_URL is not set)';
+  const backups = config.backups
+    ? `backups every ${config.backups.intervalHours} h into ${config.backups.dir}`
+    : 'no scheduled backups (BACKUP_DIR is not set)';
   return `Lead Intake API: the site is at ${config.siteUrl} (listening on ${config.host}:${port}); leads are kept in ${store}, rate limits counted ${limiter}; ${mail}; ${backups}.`;
 }

@@ -78,7 +78,7 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 4,
-    name: 'the outbox of the office\'s e-mail about each new lead',
+    name: "the outbox of the office's e-mail about each new lead",
     sql: `
       CREATE TABLE outbox (
         lead_id TEXT PRIMARY KEY REFERENCES leads (id) ON DELETE CASCADE,
@@ -182,7 +182,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 4,
-    name: 'the outbox of the office\'s e-mail about each new lead',
+    name: "the outbox of the office's e-mail about each new lead",
     sql: `
       CREATE TABLE outbox (
         lead_id text PRIMARY KEY REFERENCES leads (id) ON DELETE CASCADE,

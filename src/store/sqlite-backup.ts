@@ -52,7 +52,9 @@ export async function backupSqliteFile(source: string, destination: string): Pro
   }
   const clash = storeFileAt(source, destination);
   if (clash) {
-    throw new BackupError(`${destination} is the store's own ${clash}: a backup written there would destroy the store it copies. Nothing was written. Name a file in another place, such as a backups folder.`);
+    throw new BackupError(
+      `${destination} is the store's own ${clash}: a backup written there would destroy the store it copies. Nothing was written. Name a file in another place, such as a backups folder.`,
+    );
   }
   const partial = join(dir, `.${basename(destination)}.${randomBytes(4).toString('hex')}.partial`);
   const removePartial = () => {
@@ -113,7 +115,11 @@ function storeFileAt(source: string, destination: string): string | undefined {
   };
   const target = real(destination);
   const targetId = identity(destination);
-  for (const [suffix, name] of [['', 'database file'], ['-wal', 'write-ahead log (-wal)'], ['-shm', 'shared-memory file (-shm)']] as const) {
+  for (const [suffix, name] of [
+    ['', 'database file'],
+    ['-wal', 'write-ahead log (-wal)'],
+    ['-shm', 'shared-memory file (-shm)'],
+  ] as const) {
     const file = `${source}${suffix}`;
     if (real(file) === target || (targetId !== undefined && identity(file) === targetId)) return name;
   }

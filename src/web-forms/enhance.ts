@@ -93,9 +93,22 @@ export function enhanceForms(): void {
       form.setAttribute('aria-busy', 'true');
       try {
         const { data, error } = await actions[name](new FormData(form));
-        show(form, data ?? { kind: 'failed', message: error?.message ? `${error.message}` : 'Something went wrong and nothing was saved. Please try again.', values: {}, consent: false });
+        show(
+          form,
+          data ?? {
+            kind: 'failed',
+            message: error?.message ? `${error.message}` : 'Something went wrong and nothing was saved. Please try again.',
+            values: {},
+            consent: false,
+          },
+        );
       } catch {
-        show(form, { kind: 'failed', message: 'The form could not be sent: check your connection and try again. Nothing was saved.', values: {}, consent: false });
+        show(form, {
+          kind: 'failed',
+          message: 'The form could not be sent: check your connection and try again. Nothing was saved.',
+          values: {},
+          consent: false,
+        });
       } finally {
         sending = false;
         button.disabled = false;

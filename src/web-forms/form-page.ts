@@ -39,6 +39,9 @@ export function pageStatus(result: FormResult | undefined): { status: number; he
 
 /** The result an Astro Action error stands for (the request never reached the form's handler: a body too large, say). */
 export function actionFailure(code: string): FormResult {
-  const message = code === 'CONTENT_TOO_LARGE' ? 'What you wrote is too long to send. Please shorten your notes or message and send it again. Nothing was saved.' : 'The form could not be sent. Please reload the page and try again. Nothing was saved.';
+  const message =
+    code === 'CONTENT_TOO_LARGE'
+      ? 'What you wrote is too long to send. Please shorten your notes or message and send it again. Nothing was saved.'
+      : 'The form could not be sent. Please reload the page and try again. Nothing was saved.';
   return { kind: 'failed', message, values: {}, consent: false };
 }

@@ -60,7 +60,9 @@ export function outcomeMessage(outcome: FormOutcome, words: Pick<FormWords, 'nex
     case 'duplicate':
       return `The office already has this request, received earlier: its reference is ${outcome.reference}. There is no need to send it again. ${words.next}`;
     case 'invalid':
-      return outcome.errors.length === 1 ? 'One answer needs your attention before the form can be sent.' : `${outcome.errors.length} answers need your attention before the form can be sent.`;
+      return outcome.errors.length === 1
+        ? 'One answer needs your attention before the form can be sent.'
+        : `${outcome.errors.length} answers need your attention before the form can be sent.`;
     case 'rate_limited':
       return `Too many requests were sent from your connection in the last minute. Nothing was saved. Please try again in ${outcome.retryAfterSeconds} seconds.`;
     case 'unavailable':
@@ -96,7 +98,13 @@ export async function submitWebForm(
   const token = readFormToken(services.formTokenKey, text(data, 'formToken'));
   const nextToken = (fresh: boolean) =>
     token && issueFormToken(services.formTokenKey, form, words.disclosure?.version, token.renderedAt, fresh ? undefined : token.idempotencyKey);
-  const result = (outcome: FormOutcome, next = nextToken(false)): FormResult => ({ ...outcome, message: outcomeMessage(outcome, words), values, consent, ...(next && { token: next }) });
+  const result = (outcome: FormOutcome, next = nextToken(false)): FormResult => ({
+    ...outcome,
+    message: outcomeMessage(outcome, words),
+    values,
+    consent,
+    ...(next && { token: next }),
+  });
 
   // The same budget as the API: a form submission is one of the client's submissions a minute,
   // counted once, by the middleware's guard when the request came through it.
@@ -112,14 +120,22 @@ export async function submitWebForm(
   if (!token || token.form !== form) return caughtBy('no valid form token');
   // The wording changed since the page was drawn: the answer carries the new wording, and the box
   // is unticked, so that a consent is only ever recorded for the words on the person's screen.
-  if (words.disclosure && token.disclosureVersion !== words.disclosure.version) return { ...result({ kind: 'page_changed', consentText: words.consentText }), consent: false };
+  if (words.disclosure && token.disclosureVersion !== words.disclosure.version)
+    return { ...result({ kind: 'page_changed', consentText: words.consentText }), consent: false };
 
   const pageUrl = new URL(WEB_FORMS[form].path, services.config.siteUrl).href;
   const body: Record<string, unknown> =
     form === 'quote'
       ? { ...values, communicationsConsent: consent, ...(consent && { consentTimestamp: now.toISOString() }), pageUrl }
       : { formType: 'support', ...values };
-  const meta = { receivedVia: WEB_FORMS[form].path, channel: 'web-form' as const, ...(words.disclosure && { disclosure: words.disclosure }), clientAddress: request.clientAddress, userAgent: ctx.userAgent, now };
+  const meta = {
+    receivedVia: WEB_FORMS[form].path,
+    channel: 'web-form' as const,
+    ...(words.disclosure && { disclosure: words.disclosure }),
+    clientAddress: request.clientAddress,
+    userAgent: ctx.userAgent,
+    now,
+  };
   // Checked once the answers are valid, so that a person who sends an empty form at once reads what is missing.
   const tooFast = now.getTime() - token.renderedAt < MIN_FILL_MS;
   let outcome: IntakeOutcome;

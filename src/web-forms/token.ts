@@ -21,7 +21,13 @@ const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(p
  * A token for a form rendered now; or, for the page that answers a submission, one that keeps the
  * time the person started (`renderedAt`) and, unless the submission used it up, its key.
  */
-export function issueFormToken(key: Buffer, form: FormToken['form'], disclosureVersion: string | undefined, renderedAt = Date.now(), idempotencyKey: string = randomUUID()): string {
+export function issueFormToken(
+  key: Buffer,
+  form: FormToken['form'],
+  disclosureVersion: string | undefined,
+  renderedAt = Date.now(),
+  idempotencyKey: string = randomUUID(),
+): string {
   const payload = [form, String(renderedAt), idempotencyKey, disclosureVersion ?? '-'].join('.');
   return `${payload}.${mac(key, payload)}`;
 }

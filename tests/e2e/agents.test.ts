@@ -69,7 +69,10 @@ const QUOTE_FIELDS = ['name', 'phone', 'email', 'bedrooms', 'bathrooms', 'servic
 const CONTACT_FIELDS = ['name', 'phone', 'email', 'helpWith', 'message'];
 
 describe('the published schema of every field agrees with the server', () => {
-  for (const [form, fields, base] of [['QuoteRequest', QUOTE_FIELDS, quote], ['ContactMessage', CONTACT_FIELDS, contact]] as const) {
+  for (const [form, fields, base] of [
+    ['QuoteRequest', QUOTE_FIELDS, quote],
+    ['ContactMessage', CONTACT_FIELDS, contact],
+  ] as const) {
     for (const field of fields) {
       it(`${form}.${field}: accepted by one means accepted by the other, and each refusal points at ${field}`, async () => {
         const schema = fieldSchema(form, field);
@@ -81,7 +84,8 @@ describe('the published schema of every field agrees with the server', () => {
             if (!verdict.accepted) expect(verdict.pointers).toEqual([`#/${field}`]);
             if (verdict.accepted) expect(published, `the server accepted ${JSON.stringify(value)}, the schema refuses it`).toBe(true);
             const oneWay = UNSTATED[field]?.(value) ?? false;
-            if (!oneWay) expect(verdict.accepted, `the schema ${published ? 'accepts' : 'refuses'} ${JSON.stringify(value)}, the server does not agree`).toBe(published);
+            if (!oneWay)
+              expect(verdict.accepted, `the schema ${published ? 'accepts' : 'refuses'} ${JSON.stringify(value)}, the server does not agree`).toBe(published);
           }),
           { numRuns: 40 },
         );
@@ -89,9 +93,16 @@ describe('the published schema of every field agrees with the server', () => {
     }
   }
 
-  it('phone numbers written as the pattern says, with an area code in service, are accepted; the rest of the pattern\'s outside is refused', async () => {
+  it("phone numbers written as the pattern says, with an area code in service, are accepted; the rest of the pattern's outside is refused", async () => {
     const written = fc
-      .tuple(fc.constantFrom('', '+1 ', '1-', '+1', '1 '), fc.constantFrom('503', '(206)', '212', '(415)', '617'), fc.constantFrom(' ', '-', '.', ''), fc.integer({ min: 200, max: 999 }), fc.constantFrom(' ', '-', '.', ''), fc.integer({ min: 0, max: 9999 }))
+      .tuple(
+        fc.constantFrom('', '+1 ', '1-', '+1', '1 '),
+        fc.constantFrom('503', '(206)', '212', '(415)', '617'),
+        fc.constantFrom(' ', '-', '.', ''),
+        fc.integer({ min: 200, max: 999 }),
+        fc.constantFrom(' ', '-', '.', ''),
+        fc.integer({ min: 0, max: 9999 }),
+      )
       .map(([prefix, area, a, exchange, b, line]) => `${prefix}${area}${a}${exchange}${b}${String(line).padStart(4, '0')}`);
     await fc.assert(
       fc.asyncProperty(written, async (phone) => {
@@ -140,7 +151,14 @@ describe('the published schema of every field agrees with the server', () => {
 function curlCommands(text: string): string[] {
   return [...text.matchAll(/curl -i [\s\S]*?-d '[\s\S]*?'(?=\n|$|<)/g)].map((m) => m[0]);
 }
-const unescapeHtml = (html: string) => html.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&#x27;/g, "'").replace(/&amp;/g, '&');
+const unescapeHtml = (html: string) =>
+  html
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&#x27;/g, "'")
+    .replace(/&amp;/g, '&');
 
 describe('the examples agents copy', () => {
   it('are accepted as published, twice each in a row (a repeat is a replay, never a refusal)', async () => {
@@ -154,7 +172,10 @@ describe('the examples agents copy', () => {
     for (const command of commands) {
       for (const attempt of [1, 2]) {
         // Sent as published to SITE_URL's origin, which curl is told to reach at the test server's port.
-        const { stdout } = await promisify(execFile)('sh', ['-c', `${command} -s -o /dev/null -w '%{http_code}' --connect-to localhost:4321:127.0.0.1:${server.port} -H 'X-Forwarded-For: ${newClient()['X-Forwarded-For']}'`]);
+        const { stdout } = await promisify(execFile)('sh', [
+          '-c',
+          `${command} -s -o /dev/null -w '%{http_code}' --connect-to localhost:4321:127.0.0.1:${server.port} -H 'X-Forwarded-For: ${newClient()['X-Forwarded-For']}'`,
+        ]);
         expect(stdout, `attempt ${attempt} of:\n${command}`).toBe('201');
       }
     }
@@ -172,7 +193,7 @@ describe('the examples agents copy', () => {
 });
 
 describe('what the company offers, in every document an agent reads', () => {
-  it('lists the quote form\'s services and the contact form\'s topics, with the same guidance, in the description, /llms.txt, /developers and GET /api/v1', async () => {
+  it("lists the quote form's services and the contact form's topics, with the same guidance, in the description, /llms.txt, /developers and GET /api/v1", async () => {
     const services: string[] = fieldSchema('QuoteRequest', 'service').examples;
     const topics: string[] = fieldSchema('ContactMessage', 'helpWith').examples;
     const quoteForm = (await call(`${server.url}/quote`)).text;
@@ -219,7 +240,7 @@ describe('/api-docs without a browser', () => {
 });
 
 describe('/robots.txt', () => {
-  it('is served as text with the discovery documents\' caching, allows the site and points agents to the documents', async () => {
+  it("is served as text with the discovery documents' caching, allows the site and points agents to the documents", async () => {
     const reply = await call(`${server.url}/robots.txt`);
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toBe('text/plain; charset=utf-8');

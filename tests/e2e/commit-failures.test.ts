@@ -86,7 +86,9 @@ describe.skipIf(!postgresAvailable())('PostgreSQL commits that fail', () => {
     await admin.connect();
     await admin.query(`CREATE FUNCTION refuse_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.fields::text LIKE '%refuse-at-commit%' THEN RAISE EXCEPTION 'refused at commit'; END IF; RETURN NULL; END $$`);
-    await admin.query('CREATE CONSTRAINT TRIGGER leads_refuse_at_commit AFTER INSERT ON leads DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_at_commit()');
+    await admin.query(
+      'CREATE CONSTRAINT TRIGGER leads_refuse_at_commit AFTER INSERT ON leads DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_at_commit()',
+    );
     await admin.end();
   });
   afterAll(async () => {
@@ -103,7 +105,10 @@ describe.skipIf(!postgresAvailable())('PostgreSQL commits that fail', () => {
     const ok = quote();
     const next = await postJson(`${server.url}/api/v1/leads`, ok, newClient());
     expect(next.status).toBe(201);
-    await expectStoreMatchesAnswers(schema.url, [{ body, reply }, { body: ok, reply: next }]);
+    await expectStoreMatchesAnswers(schema.url, [
+      { body, reply },
+      { body: ok, reply: next },
+    ]);
   });
 
   for (const mode of ['after-commit', 'before-commit'] as const) {

@@ -87,7 +87,8 @@ describe('/llms.txt', () => {
     expect(text).toMatch(/Never send credentials/);
     expect(text).toContain(`curl -i ${BASE}/api/v1/leads`);
     for (const code of PROBLEM_CODES) expect(text, code).toContain(`\`${code}\``);
-    for (const path of ['/openapi.json', '/api-docs', '/.well-known/api-catalog', '/developers', '/developers/errors', '/terms', '/privacy']) expect(text).toContain(`](${BASE}${path})`);
+    for (const path of ['/openapi.json', '/api-docs', '/.well-known/api-catalog', '/developers', '/developers/errors', '/terms', '/privacy'])
+      expect(text).toContain(`](${BASE}${path})`);
   });
 
   it('is announced by GET /api/v1 with rel="describedby"', async () => {

@@ -76,11 +76,15 @@ describe('graceful shutdown', () => {
     const body = Buffer.from(JSON.stringify(quote()));
     // A submission whose body is still arriving when SIGTERM comes.
     const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(`${server.url}/api/v1/leads`, { method: 'POST', headers: { ...newClient(), 'Content-Type': 'application/json', 'Content-Length': body.length } }, (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = httpRequest(
+        `${server.url}/api/v1/leads`,
+        { method: 'POST', headers: { ...newClient(), 'Content-Type': 'application/json', 'Content-Length': body.length } },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on('error', reject);
       req.write(body.subarray(0, 20));
       setTimeout(() => req.end(body.subarray(20)), 800);

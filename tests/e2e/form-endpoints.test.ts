@@ -60,12 +60,19 @@ describe.each(ENDPOINTS)('POST %s with a body no form sends', (path) => {
   });
 
   it('a 70 KB urlencoded body: 413', async () => {
-    await expectRefusal(await post(path, { 'Content-Type': 'application/x-www-form-urlencoded' }, `notes=${'a'.repeat(70_000)}`), 413, /longer than the form accepts/);
+    await expectRefusal(
+      await post(path, { 'Content-Type': 'application/x-www-form-urlencoded' }, `notes=${'a'.repeat(70_000)}`),
+      413,
+      /longer than the form accepts/,
+    );
   });
 
   it('a 10 MB chunked body: 413, without reading it all', async () => {
     const chunk = Buffer.from(`notes=${'b'.repeat(64 * 1024)}`);
-    const reply = await rawRequest(`${server.url}${path}`, { headers: { Origin: SITE, ...newClient(), 'Content-Type': 'application/x-www-form-urlencoded', 'Transfer-Encoding': 'chunked' }, chunks: Array(160).fill(chunk) });
+    const reply = await rawRequest(`${server.url}${path}`, {
+      headers: { Origin: SITE, ...newClient(), 'Content-Type': 'application/x-www-form-urlencoded', 'Transfer-Encoding': 'chunked' },
+      chunks: Array(160).fill(chunk),
+    });
     if (reply.status !== 0) await expectRefusal(reply, 413, /longer than the form accepts/);
     else expect.fail('the connection was reset before the answer');
   });
@@ -125,25 +132,32 @@ describe('another site cannot make a browser submit a lead', () => {
     ['Origin: null', { Origin: 'null' }],
     ['no Origin, Sec-Fetch-Site: cross-site', { 'Sec-Fetch-Site': 'cross-site' }],
     ['an Origin that matches only the Host it sends', { Origin: 'http://127.0.0.1:1', Host: '127.0.0.1:1' }],
-  ])('%s: 403 on the page and on /_actions/, nothing stored', async (_, sent) => {
-    const bodies = await Promise.all([validQuote(1), validQuote(2)]);
-    await new Promise((r) => setTimeout(r, MIN_FILL_MS + 200));
-    for (const [i, path] of ['/quote?_action=submitQuote', '/_actions/submitQuote'].entries()) {
-      const body = bodies[i]!;
-      const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', ...newClient(), ...sent };
-      const reply = await rawRequest(`${server.url}${path}`, { headers, chunks: [Buffer.from(body.toString())] });
-      expect(reply.status).toBe(403);
-      expect(reply.headers['cache-control']).toBe('no-store');
-      expect(await stored(body.get('email')!)).toBe(0);
-    }
-  }, 20_000);
+  ])(
+    '%s: 403 on the page and on /_actions/, nothing stored',
+    async (_, sent) => {
+      const bodies = await Promise.all([validQuote(1), validQuote(2)]);
+      await new Promise((r) => setTimeout(r, MIN_FILL_MS + 200));
+      for (const [i, path] of ['/quote?_action=submitQuote', '/_actions/submitQuote'].entries()) {
+        const body = bodies[i]!;
+        const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', ...newClient(), ...sent };
+        const reply = await rawRequest(`${server.url}${path}`, { headers, chunks: [Buffer.from(body.toString())] });
+        expect(reply.status).toBe(403);
+        expect(reply.headers['cache-control']).toBe('no-store');
+        expect(await stored(body.get('email')!)).toBe(0);
+      }
+    },
+    20_000,
+  );
 
   it('the same submission from the site itself is stored, and its answer is not cached', async () => {
     const bodies = await Promise.all([validQuote(3), validQuote(4)]);
     await new Promise((r) => setTimeout(r, MIN_FILL_MS + 200));
     for (const [i, path] of ['/quote?_action=submitQuote', '/_actions/submitQuote'].entries()) {
       const body = bodies[i]!;
-      const reply = await rawRequest(`${server.url}${path}`, { headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...newClient(), Origin: SITE }, chunks: [Buffer.from(body.toString())] });
+      const reply = await rawRequest(`${server.url}${path}`, {
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...newClient(), Origin: SITE },
+        chunks: [Buffer.from(body.toString())],
+      });
       expect(reply.status).toBe(200);
       expect(reply.headers['cache-control']).toBe('no-store');
       expect(await stored(body.get('email')!)).toBe(1);
@@ -152,7 +166,7 @@ describe('another site cannot make a browser submit a lead', () => {
 });
 
 describe('/_actions/ for anything but a POST', () => {
-  it('is the site\'s 404 page, naming the running SITE_URL, not the build\'s', async () => {
+  it("is the site's 404 page, naming the running SITE_URL, not the build's", async () => {
     const reply = await call(`${server.url}/_actions/nothing`);
     expect(reply.status).toBe(404);
     expect(reply.text).toContain(SITE);

@@ -90,13 +90,25 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       expect(await page.locator('[data-result-message]').innerText()).toMatch(/The office will contact you/);
       const reference = await referenceOf(page);
       const [lead] = await storedWith(who.email);
-      expect(lead).toMatchObject({ id: reference, formType: 'quote', receivedVia: '/quote', fields: { name: who.name, communicationsConsent: true, service: 'Deep clean' } });
+      expect(lead).toMatchObject({
+        id: reference,
+        formType: 'quote',
+        receivedVia: '/quote',
+        fields: { name: who.name, communicationsConsent: true, service: 'Deep clean' },
+      });
       const consent = lead!.consent as Record<string, unknown>;
-      expect(consent).toMatchObject({ channel: 'web-form', communicationsConsent: true, pageUrl: `${server.url}/quote`, clientAddress: expect.stringMatching(/^2001:db8:/) });
+      expect(consent).toMatchObject({
+        channel: 'web-form',
+        communicationsConsent: true,
+        pageUrl: `${server.url}/quote`,
+        clientAddress: expect.stringMatching(/^2001:db8:/),
+      });
       expect(consent.userAgent).toMatch(/Chrome/);
       expect(consent.serverTime).toBe(lead!.receivedAt);
       expect(lead!.disclosure).toMatchObject({ version: consent.disclosureVersion });
-      expect((lead!.disclosure as { text: string }).text).toMatch(/^I agree that Example Cleaning Co\. may call me, text me and e-mail me about this request.*not a condition of buying anything\. Privacy notice: \/privacy$/s);
+      expect((lead!.disclosure as { text: string }).text).toMatch(
+        /^I agree that Example Cleaning Co\. may call me, text me and e-mail me about this request.*not a condition of buying anything\. Privacy notice: \/privacy$/s,
+      );
       expect(foreign).toEqual([]);
       expect(cspErrors).toEqual([]);
       // The privacy notice says the forms set no cookie.
@@ -208,7 +220,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     await context.close();
   }, 30_000);
 
-  it('shares the API\'s rate limit: after 9 API submissions and one form, the 11th in a minute gets the rate-limit message', async () => {
+  it("shares the API's rate limit: after 9 API submissions and one form, the 11th in a minute gets the rate-limit message", async () => {
     const client = newClient();
     for (let i = 0; i < 9; i++) expect((await postJson(`${server.url}/api/v1/leads`, quote(), client)).status).toBe(201);
     const { context, page } = await visitor({ client });
@@ -228,10 +240,13 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
   }, 40_000);
 
   for (const [trap, act] of [
-    ['the hidden field', async (page: Page) => {
-      await asAPerson(page);
-      await page.locator('#f-website').evaluate((input: HTMLInputElement) => (input.value = 'https://spam.example.com'));
-    }],
+    [
+      'the hidden field',
+      async (page: Page) => {
+        await asAPerson(page);
+        await page.locator('#f-website').evaluate((input: HTMLInputElement) => (input.value = 'https://spam.example.com'));
+      },
+    ],
     ['the minimum fill time', async () => {}],
   ] as const) {
     it(`a submission caught by ${trap} is answered like a success and stored nowhere; the log counts it`, async () => {

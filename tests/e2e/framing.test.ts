@@ -21,7 +21,8 @@ afterAll(async () => {
 });
 
 /** The head of a lead POST from a fresh client, without its framing headers. */
-const head = (extra = '') => `POST /api/v1/leads HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nX-Forwarded-For: ${newClient()['X-Forwarded-For']}\r\n${extra}`;
+const head = (extra = '') =>
+  `POST /api/v1/leads HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nX-Forwarded-For: ${newClient()['X-Forwarded-For']}\r\n${extra}`;
 
 /** The one answer of an exchange, which must be a problem document with `code`. */
 function problemOf(result: Exchange, status: number, code: string) {
@@ -77,7 +78,10 @@ describe('a body that stops arriving', () => {
     const before = server.logs.length;
     await exchange(server.port, `${head()}Content-Length: 100\r\n\r\n{"name":"J`, { then: (socket) => setTimeout(() => socket.destroy(), 300), waitMs: 2_000 });
     await new Promise((r) => setTimeout(r, 500));
-    const lines = server.logs.slice(before).map((l) => JSON.parse(l)).filter((l) => l.msg === 'request' && l.path === '/api/v1/leads');
+    const lines = server.logs
+      .slice(before)
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.msg === 'request' && l.path === '/api/v1/leads');
     expect(lines).toHaveLength(1);
     expect(lines[0], JSON.stringify(lines)).toMatchObject({ clientGone: true });
     expect(lines[0].status).not.toBe(200);
@@ -91,27 +95,36 @@ describe('an answer sent before the body was read', () => {
   it('reaches a client that keeps uploading after its 413; the rest is drained, and the close is graceful', async () => {
     // About 1 MB more over 1.5 s after the answer: without lingering close, the kernel would reset the connection.
     const more = Array.from({ length: 60 }, () => Buffer.from(filler));
-    const result = await exchange(server.port, `${head()}Transfer-Encoding: chunked\r\n\r\n${filler}${filler}`, { more, pauseMs: 25, waitMs: 15_000, halfOpen: true });
+    const result = await exchange(server.port, `${head()}Transfer-Encoding: chunked\r\n\r\n${filler}${filler}`, {
+      more,
+      pauseMs: 25,
+      waitMs: 15_000,
+      halfOpen: true,
+    });
     expect(result.ended, 'no reset').toBe('closed');
     expect(result.written, 'the whole upload was taken').toBe(more.length);
     const response = problemOf(result, 413, 'payload_too_large');
     expect(response.headers.connection).toBe('close');
   });
 
-  for (const [refusal, extra, status] of [['413', '', 413], ['415', 'Content-Type: text/plain\r\n', 415]] as const) {
+  for (const [refusal, extra, status] of [
+    ['413', '', 413],
+    ['415', 'Content-Type: text/plain\r\n', 415],
+  ] as const) {
     it(`${refusal} on a kept-alive connection after a 300 KB chunked body: the next request on the connection succeeds or is told to reconnect`, async () => {
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-      const send = (headers: Record<string, string>, body: Buffer | undefined) => new Promise<{ status: number; connection?: string }>((resolve, reject) => {
-        const req = httpRequest(`${server.url}/api/v1/leads`, { method: 'POST', agent, headers: { ...newClient(), ...headers } }, (res) => {
-          res.resume();
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+      const send = (headers: Record<string, string>, body: Buffer | undefined) =>
+        new Promise<{ status: number; connection?: string }>((resolve, reject) => {
+          const req = httpRequest(`${server.url}/api/v1/leads`, { method: 'POST', agent, headers: { ...newClient(), ...headers } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+          });
+          req.on('error', reject);
+          if (body) {
+            for (let i = 0; i < body.length; i += 16 * 1024) req.write(body.subarray(i, i + 16 * 1024));
+          }
+          req.end();
         });
-        req.on('error', reject);
-        if (body) {
-          for (let i = 0; i < body.length; i += 16 * 1024) req.write(body.subarray(i, i + 16 * 1024));
-        }
-        req.end();
-      });
       const contentType = extra ? 'text/plain' : 'application/json';
       const first = await send({ 'Content-Type': contentType, 'Transfer-Encoding': 'chunked' }, Buffer.alloc(300 * 1024, 0x20));
       expect(first.status).toBe(status);
@@ -136,7 +149,10 @@ describe('odd spellings of a path are that path, with its answers and headers', 
   for (const spelling of spellings) {
     it(spelling, async () => {
       const body = JSON.stringify(quote());
-      const result = await exchange(server.port, `POST ${spelling} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nX-Forwarded-For: ${newClient()['X-Forwarded-For']}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      const result = await exchange(
+        server.port,
+        `POST ${spelling} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nX-Forwarded-For: ${newClient()['X-Forwarded-For']}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
       expect(result.malformed).toBeUndefined();
       const [response] = result.responses;
       expect(response!.status).toBe(201);
@@ -148,7 +164,7 @@ describe('odd spellings of a path are that path, with its answers and headers', 
     });
   }
 
-  it('an unknown API path spelt oddly is a 404 problem with the API\'s headers', async () => {
+  it("an unknown API path spelt oddly is a 404 problem with the API's headers", async () => {
     for (const spelling of ['/api\\v1\\nothing', '/x/../api/nothing', '//api/v9']) {
       const result = await exchange(server.port, `GET ${spelling} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
       problemOf(result, 404, 'not_found');
@@ -168,11 +184,14 @@ describe('the stored user agent', () => {
     // Bytes 0x80-0xFF are obs-text, which HTTP lets through in a header value: 0x9B is a terminal's CSI, 0x85 a line break.
     const hostile = `Mozilla/5.0 \x9b31m(red)\x9b0m \x85next\xa0${'A'.repeat(12_000)}`;
     const body = JSON.stringify(quote());
-    const result = await exchange(server.port, Buffer.concat([
-      Buffer.from(`${head()}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\nUser-Agent: `, 'latin1'),
-      Buffer.from(hostile, 'latin1'),
-      Buffer.from(`\r\n\r\n${body}`),
-    ]));
+    const result = await exchange(
+      server.port,
+      Buffer.concat([
+        Buffer.from(`${head()}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\nUser-Agent: `, 'latin1'),
+        Buffer.from(hostile, 'latin1'),
+        Buffer.from(`\r\n\r\n${body}`),
+      ]),
+    );
     expect(result.responses[0]!.status).toBe(201);
     const id = JSON.parse(result.responses[0]!.body).id;
     const lead = (await exportLeads(server.databaseUrl)).find((l) => l.id === id) as { consent: { userAgent: string } };
@@ -185,13 +204,47 @@ describe('the stored user agent', () => {
 describe('the framing layer under fuzzing (fast-check, raw sockets)', () => {
   const token = fc.stringMatching(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,12}$/);
   const junk = fc.string({ unit: 'binary-ascii', maxLength: 60 });
-  const often = <T,>(usual: fc.Arbitrary<T>, odd: fc.Arbitrary<T>) => fc.oneof({ weight: 9, arbitrary: usual }, { weight: 1, arbitrary: odd });
+  const often = <T>(usual: fc.Arbitrary<T>, odd: fc.Arbitrary<T>) => fc.oneof({ weight: 9, arbitrary: usual }, { weight: 1, arbitrary: odd });
   const method = often(fc.constantFrom('GET', 'HEAD', 'POST', 'POST', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT', 'PATCH'), fc.oneof(token, junk));
-  const target = often(fc.constantFrom('/api/v1/leads', '/api/v1/leads', '/api/leads', '/api/v1', '/', '/developers', '/openapi.json', '/api/../api/v1/leads', '//api/v1/leads', '/api\\v1\\leads', '/api/v9', '*', '/api/%zz', 'http://evil.example.com/api/v1/leads'), junk);
+  const target = often(
+    fc.constantFrom(
+      '/api/v1/leads',
+      '/api/v1/leads',
+      '/api/leads',
+      '/api/v1',
+      '/',
+      '/developers',
+      '/openapi.json',
+      '/api/../api/v1/leads',
+      '//api/v1/leads',
+      '/api\\v1\\leads',
+      '/api/v9',
+      '*',
+      '/api/%zz',
+      'http://evil.example.com/api/v1/leads',
+    ),
+    junk,
+  );
   const version = often(fc.constant('HTTP/1.1'), fc.constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/1.1 ', 'http/1.1', 'HTTP/9', ''));
   const header = often(
-    fc.constantFrom('Content-Type: application/json', 'Content-Type: application/json; charset=utf-8', 'Content-Type: text/plain', 'Expect: 100-continue', 'Connection: close', 'Connection: keep-alive', 'Idempotency-Key: "k1"', 'User-Agent: fuzz', 'Upgrade: websocket', 'Host: evil.example.com', 'Authorization: Bearer x', 'X-Forwarded-For: 198.51.100.7'),
-    fc.oneof(fc.tuple(token, junk).map(([name, value]) => `${name}: ${value.replace(/[\r\n]/g, '')}`), junk),
+    fc.constantFrom(
+      'Content-Type: application/json',
+      'Content-Type: application/json; charset=utf-8',
+      'Content-Type: text/plain',
+      'Expect: 100-continue',
+      'Connection: close',
+      'Connection: keep-alive',
+      'Idempotency-Key: "k1"',
+      'User-Agent: fuzz',
+      'Upgrade: websocket',
+      'Host: evil.example.com',
+      'Authorization: Bearer x',
+      'X-Forwarded-For: 198.51.100.7',
+    ),
+    fc.oneof(
+      fc.tuple(token, junk).map(([name, value]) => `${name}: ${value.replace(/[\r\n]/g, '')}`),
+      junk,
+    ),
   );
   const lead = JSON.stringify(quote());
   const content = fc.oneof(fc.constant(lead), fc.json({ maxDepth: 2 }), fc.string({ unit: 'binary', maxLength: 120 }));
@@ -199,10 +252,31 @@ describe('the framing layer under fuzzing (fast-check, raw sockets)', () => {
   // How the body is framed: honestly, off by a few bytes, chunked well or badly, or with codings this server does not take.
   const framing = fc.oneof(
     { weight: 3, arbitrary: content.map((b) => ({ headers: [`Content-Length: ${Buffer.byteLength(b)}`], body: b })) },
-    { weight: 1, arbitrary: fc.tuple(content, fc.integer({ min: -8, max: 8 })).map(([b, off]) => ({ headers: [`Content-Length: ${Math.max(0, Buffer.byteLength(b) + off)}`], body: b })) },
-    { weight: 2, arbitrary: fc.array(content, { maxLength: 3 }).map((parts) => ({ headers: ['Transfer-Encoding: chunked'], body: `${parts.map(chunk).join('')}0\r\n\r\n` })) },
-    { weight: 1, arbitrary: fc.tuple(fc.string({ unit: 'binary-ascii', maxLength: 6 }), content, fc.constantFrom('', '0\r\n\r\n', '\r\n')).map(([size, b, end]) => ({ headers: ['Transfer-Encoding: chunked'], body: `${size}\r\n${b}\r\n${end}` })) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('gzip', 'gzip, chunked', 'chunked, gzip', 'identity', 'chunked, chunked'), content).map(([coding, b]) => ({ headers: [`Transfer-Encoding: ${coding}`, ...(coding.endsWith('chunked') ? [] : [`Content-Length: ${Buffer.byteLength(b)}`])], body: coding.endsWith('chunked') ? `${chunk(b)}0\r\n\r\n` : b })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(content, fc.integer({ min: -8, max: 8 }))
+        .map(([b, off]) => ({ headers: [`Content-Length: ${Math.max(0, Buffer.byteLength(b) + off)}`], body: b })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .array(content, { maxLength: 3 })
+        .map((parts) => ({ headers: ['Transfer-Encoding: chunked'], body: `${parts.map(chunk).join('')}0\r\n\r\n` })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.string({ unit: 'binary-ascii', maxLength: 6 }), content, fc.constantFrom('', '0\r\n\r\n', '\r\n'))
+        .map(([size, b, end]) => ({ headers: ['Transfer-Encoding: chunked'], body: `${size}\r\n${b}\r\n${end}` })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.constantFrom('gzip', 'gzip, chunked', 'chunked, gzip', 'identity', 'chunked, chunked'), content).map(([coding, b]) => ({
+        headers: [`Transfer-Encoding: ${coding}`, ...(coding.endsWith('chunked') ? [] : [`Content-Length: ${Buffer.byteLength(b)}`])],
+        body: coding.endsWith('chunked') ? `${chunk(b)}0\r\n\r\n` : b,
+      })),
+    },
     { weight: 1, arbitrary: fc.constant({ headers: [] as string[], body: '' }) },
   );
   const eol = often(fc.constant('\r\n'), fc.constantFrom('\n', '\r', '\r\r\n'));
@@ -211,18 +285,30 @@ describe('the framing layer under fuzzing (fast-check, raw sockets)', () => {
     fc.constant({ method: 'POST', target: '/api/v1/leads', headers: ['Content-Type: application/json'] }),
     fc.tuple(method, target).map(([m, t]) => ({ method: m, target: t, headers: [] as string[] })),
   );
-  const request = fc.tuple(line, version, fc.array(header, { maxLength: 4 }), framing, eol)
-    .map(([l, v, headers, f, e]) => `${l.method} ${l.target} ${v}${e}${['Host: localhost', `X-Forwarded-For: ${newClient()['X-Forwarded-For']}`, ...l.headers, ...headers, ...f.headers].join(e)}${e}${e}${f.body}`);
+  const request = fc
+    .tuple(line, version, fc.array(header, { maxLength: 4 }), framing, eol)
+    .map(
+      ([l, v, headers, f, e]) =>
+        `${l.method} ${l.target} ${v}${e}${['Host: localhost', `X-Forwarded-For: ${newClient()['X-Forwarded-For']}`, ...l.headers, ...headers, ...f.headers].join(e)}${e}${e}${f.body}`,
+    );
 
   it('answers every generated request well formed, with no 5xx, and ends every connection within the timeouts', async () => {
     const samples = fc.sample(request, { numRuns: 400, seed: 20261122 });
     const results: Array<{ request: string; result: Exchange }> = [];
     // Fifty at a time. A client that leaves its body unfinished stops sending after 2 s (it half-closes).
     for (let i = 0; i < samples.length; i += 50) {
-      results.push(...await Promise.all(samples.slice(i, i + 50).map(async (bytes) => ({
-        request: bytes,
-        result: await exchange(server.port, Buffer.from(bytes, 'latin1'), { waitMs: 20_000, head: bytes.startsWith('HEAD '), then: (s) => setTimeout(() => s.end(), 2_000) }),
-      }))));
+      results.push(
+        ...(await Promise.all(
+          samples.slice(i, i + 50).map(async (bytes) => ({
+            request: bytes,
+            result: await exchange(server.port, Buffer.from(bytes, 'latin1'), {
+              waitMs: 20_000,
+              head: bytes.startsWith('HEAD '),
+              then: (s) => setTimeout(() => s.end(), 2_000),
+            }),
+          })),
+        )),
+      );
     }
     const statuses = results.flatMap(({ result }) => result.responses.map((r) => r.status));
     const histogram = Object.fromEntries([...new Set(statuses)].sort().map((s) => [s, statuses.filter((x) => x === s).length]));

@@ -53,14 +53,22 @@ function upload(url: string, total: number, headers: Record<string, string | num
 describe('body limits that cannot be dodged', () => {
   it('refuses a 50 MB chunked upload after the limit, without reading it all or growing memory', async () => {
     const before = rssKiB(server.pid);
-    const result = await upload(`${server.url}/api/v1/leads`, 50 * 1024 * 1024, { ...newClient(), 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+    const result = await upload(`${server.url}/api/v1/leads`, 50 * 1024 * 1024, {
+      ...newClient(),
+      'Content-Type': 'application/json',
+      'Transfer-Encoding': 'chunked',
+    });
     expect(result.status, JSON.stringify(result)).toBe(413);
     expect(rssKiB(server.pid) - before).toBeLessThan(48 * 1024);
   });
 
   it('refuses a 50 MB upload with an honest Content-Length before reading any of it', async () => {
     const before = rssKiB(server.pid);
-    const result = await upload(`${server.url}/api/v1/leads`, 50 * 1024 * 1024, { ...newClient(), 'Content-Type': 'application/json', 'Content-Length': 50 * 1024 * 1024 });
+    const result = await upload(`${server.url}/api/v1/leads`, 50 * 1024 * 1024, {
+      ...newClient(),
+      'Content-Type': 'application/json',
+      'Content-Length': 50 * 1024 * 1024,
+    });
     expect(result.status, JSON.stringify(result)).toBe(413);
     // Streaming 50 MB through the discard path allocates transient buffers (tens of MB under a
     // busy suite, until the GC runs); a server that held the body would grow by more than all of it.
@@ -70,11 +78,15 @@ describe('body limits that cannot be dodged', () => {
   it('answers Expect: 100-continue for an oversized body with 413 and never invites the upload', async () => {
     const reply = await new Promise<{ status: number; continued: boolean }>((resolve, reject) => {
       let continued = false;
-      const req = httpRequest(`${server.url}/api/v1/leads`, { method: 'POST', headers: { ...newClient(), 'Content-Type': 'application/json', 'Content-Length': 50 * 1024 * 1024, Expect: '100-continue' } }, (res) => {
-        res.resume();
-        resolve({ status: res.statusCode ?? 0, continued });
-        req.destroy();
-      });
+      const req = httpRequest(
+        `${server.url}/api/v1/leads`,
+        { method: 'POST', headers: { ...newClient(), 'Content-Type': 'application/json', 'Content-Length': 50 * 1024 * 1024, Expect: '100-continue' } },
+        (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, continued });
+          req.destroy();
+        },
+      );
       req.on('continue', () => (continued = true));
       req.on('error', (err) => (continued ? resolve({ status: 0, continued }) : reject(err)));
       req.flushHeaders();
@@ -84,7 +96,10 @@ describe('body limits that cannot be dodged', () => {
 
   it('reads no more than Content-Length says when the body is shorter than it claims to be complete', async () => {
     const body = Buffer.from(JSON.stringify(quote()));
-    const reply = await rawRequest(`${server.url}/api/v1/leads`, { headers: { ...newClient(), 'Content-Type': 'application/json', 'Content-Length': 10 }, chunks: [body] });
+    const reply = await rawRequest(`${server.url}/api/v1/leads`, {
+      headers: { ...newClient(), 'Content-Type': 'application/json', 'Content-Length': 10 },
+      chunks: [body],
+    });
     expect(reply.status).toBe(400);
     expect(JSON.parse(reply.body).code).toBe('malformed_json');
   });
@@ -93,11 +108,15 @@ describe('body limits that cannot be dodged', () => {
 describe('an uninvited body', () => {
   it('a refusal before reading (415 here) does not wait for a body that Expect: 100-continue never invited', async () => {
     const reply = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(`${server.url}/api/v1/leads`, { method: 'POST', agent: false, headers: { ...newClient(), 'Content-Type': 'text/plain', 'Content-Length': 1_000_000, Expect: '100-continue' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-        req.destroy();
-      });
+      const req = httpRequest(
+        `${server.url}/api/v1/leads`,
+        { method: 'POST', agent: false, headers: { ...newClient(), 'Content-Type': 'text/plain', 'Content-Length': 1_000_000, Expect: '100-continue' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        },
+      );
       req.on('error', reject);
       req.flushHeaders();
     });
@@ -105,7 +124,11 @@ describe('an uninvited body', () => {
   });
 
   it('a crafted Host cannot move a request between the page and API routes', async () => {
-    const reply = await rawRequest(`${server.url}/x`, { method: 'POST', headers: { Host: 'x/api/v1/leads?', 'Content-Type': 'application/json', 'Content-Length': 2 }, chunks: [Buffer.from('{}')] });
+    const reply = await rawRequest(`${server.url}/x`, {
+      method: 'POST',
+      headers: { Host: 'x/api/v1/leads?', 'Content-Type': 'application/json', 'Content-Length': 2 },
+      chunks: [Buffer.from('{}')],
+    });
     expect(reply.status).toBe(404);
     expect(reply.headers['ratelimit-limit']).toBeUndefined();
   });
@@ -113,10 +136,16 @@ describe('an uninvited body', () => {
 
 describe('slow and idle clients', () => {
   it('closes a socket whose headers never finish, while hundreds of idle sockets keep nobody waiting', async () => {
-    const idle = await Promise.all(Array.from({ length: 200 }, () => new Promise<ReturnType<typeof connect>>((resolve) => {
-      const s = connect(server.port, '127.0.0.1', () => resolve(s));
-      s.on('error', () => {});
-    })));
+    const idle = await Promise.all(
+      Array.from(
+        { length: 200 },
+        () =>
+          new Promise<ReturnType<typeof connect>>((resolve) => {
+            const s = connect(server.port, '127.0.0.1', () => resolve(s));
+            s.on('error', () => {});
+          }),
+      ),
+    );
     const slow = connect(server.port, '127.0.0.1');
     slow.on('error', () => {});
     slow.write('POST /api/v1/leads HTTP/1.1\r\nHost: localhost\r\nContent-Type: appl');
@@ -142,16 +171,45 @@ describe('generated bodies (fast-check), each answer checked against spec/openap
     expect(responseErrors('/api/v1/leads', 'POST', reply)).toEqual([]);
     return reply;
   }
-  const fieldNames = ['name', 'phone', 'email', 'bedrooms', 'bathrooms', 'service', 'notes', 'communicationsConsent', 'consentTimestamp', 'pageUrl', 'formType', 'helpWith', 'message', '__proto__', 'constructor', 'prototype', 'id', 'receivedAt'];
+  const fieldNames = [
+    'name',
+    'phone',
+    'email',
+    'bedrooms',
+    'bathrooms',
+    'service',
+    'notes',
+    'communicationsConsent',
+    'consentTimestamp',
+    'pageUrl',
+    'formType',
+    'helpWith',
+    'message',
+    '__proto__',
+    'constructor',
+    'prototype',
+    'id',
+    'receivedAt',
+  ];
 
   it('any JSON value', async () => {
-    await fc.assert(fc.asyncProperty(fc.jsonValue({ maxDepth: 6 }), async (value) => void (await check(JSON.stringify(value)))), { numRuns: 600 });
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue({ maxDepth: 6 }), async (value) => void (await check(JSON.stringify(value)))),
+      { numRuns: 600 },
+    );
   }, 120_000);
 
   it('valid leads with fields replaced, removed or added', async () => {
     const mutation = fc.record({
       base: fc.constantFrom('quote', 'support'),
-      set: fc.dictionary(fc.constantFrom(...fieldNames), fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ unit: 'grapheme', maxLength: 300 }), fc.constantFrom('', ' ', '0', '20.5', 'true', '\u202e', '\u0000', 'x'.repeat(6000), 1e308, -0))),
+      set: fc.dictionary(
+        fc.constantFrom(...fieldNames),
+        fc.oneof(
+          fc.jsonValue({ maxDepth: 2 }),
+          fc.string({ unit: 'grapheme', maxLength: 300 }),
+          fc.constantFrom('', ' ', '0', '20.5', 'true', '\u202e', '\u0000', 'x'.repeat(6000), 1e308, -0),
+        ),
+      ),
       drop: fc.subarray(fieldNames),
     });
     await fc.assert(
@@ -166,8 +224,14 @@ describe('generated bodies (fast-check), each answer checked against spec/openap
   }, 120_000);
 
   it('arbitrary text and bytes', async () => {
-    await fc.assert(fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 400 }), async (text) => void (await check(text))), { numRuns: 300 });
-    await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 400 }), async (bytes) => void (await check(bytes))), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 400 }), async (text) => void (await check(text))),
+      { numRuns: 300 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 400 }), async (bytes) => void (await check(bytes))),
+      { numRuns: 300 },
+    );
   }, 120_000);
 
   it('deep nesting, huge numbers, duplicate keys and unicode escapes', async () => {
@@ -178,7 +242,8 @@ describe('generated bodies (fast-check), each answer checked against spec/openap
       JSON.stringify(quote()).replace('}', ',"name":"Second Name"}'),
       JSON.stringify(quote()).replace('"Deep clean"', '"\\ud800"'),
       '\ufeff' + JSON.stringify(quote()),
-    ]) await check(body);
+    ])
+      await check(body);
   });
 });
 
@@ -187,7 +252,10 @@ describe('no prototype pollution', () => {
     const body = JSON.stringify(quote()).replace('{', '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},');
     const reply = await postJson(`${server.url}/api/v1/leads`, body, newClient());
     expect(reply.status).toBe(422);
-    expect(reply.json.errors.map((e: { pointer: string; code: string }) => `${e.pointer} ${e.code}`).sort()).toEqual(['#/__proto__ unknown_field', '#/constructor unknown_field']);
+    expect(reply.json.errors.map((e: { pointer: string; code: string }) => `${e.pointer} ${e.code}`).sort()).toEqual([
+      '#/__proto__ unknown_field',
+      '#/constructor unknown_field',
+    ]);
     const after = await postJson(`${server.url}/api/v1/leads`, quote(), newClient());
     expect(after.status).toBe(201);
     expect(after.text).not.toContain('polluted');
@@ -198,9 +266,17 @@ describe('no prototype pollution', () => {
 describe('media types and methods', () => {
   it('answers every Content-Type variant with 415 unless it is JSON in UTF-8', async () => {
     const cases: Array<[string | undefined, number]> = [
-      [undefined, 415], ['text/plain', 415], ['application/x-www-form-urlencoded', 415], ['multipart/form-data; boundary=x', 415],
-      ['application/json; charset=utf-16', 415], ['application/json, text/plain', 415], ['application/jsonx', 415], ['text/json', 415],
-      ['application/json', 201], ['APPLICATION/JSON; charset=UTF-8', 201], ['application/json;charset=utf8', 201],
+      [undefined, 415],
+      ['text/plain', 415],
+      ['application/x-www-form-urlencoded', 415],
+      ['multipart/form-data; boundary=x', 415],
+      ['application/json; charset=utf-16', 415],
+      ['application/json, text/plain', 415],
+      ['application/jsonx', 415],
+      ['text/json', 415],
+      ['application/json', 201],
+      ['APPLICATION/JSON; charset=UTF-8', 201],
+      ['application/json;charset=utf8', 201],
     ];
     for (const [type, status] of cases) {
       const headers: Record<string, string> = { ...newClient() };
@@ -233,15 +309,24 @@ describe('identity and host headers', () => {
     expect(override.status).toBe(404);
     const method = await rawRequest(`${server.url}/api/v1`, { method: 'POST', headers: { 'X-HTTP-Method-Override': 'GET', 'Content-Length': 0 } });
     expect(method.status).toBe(405);
-    const proto = await rawRequest(`${server.url}/api/nothing`, { method: 'GET', headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example.com', Host: 'evil.example.com' } });
+    const proto = await rawRequest(`${server.url}/api/nothing`, {
+      method: 'GET',
+      headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example.com', Host: 'evil.example.com' },
+    });
     expect(JSON.parse(proto.body).type).toBe('http://localhost:4321/developers/errors#not_found');
   });
 });
 
 describe('security headers on every class of response', () => {
   const NOSNIFF = 'nosniff';
-  it('API answers, problems and OPTIONS: nosniff, no-store, default-src \'none\'', async () => {
-    for (const reply of [await call(`${server.url}/api/v1`), await call(`${server.url}/api/none`), await call(`${server.url}/api/v1`, { method: 'DELETE' }), await call(`${server.url}/api/v1`, { method: 'OPTIONS' }), await postJson(`${server.url}/api/v1/leads`, quote(), newClient())]) {
+  it("API answers, problems and OPTIONS: nosniff, no-store, default-src 'none'", async () => {
+    for (const reply of [
+      await call(`${server.url}/api/v1`),
+      await call(`${server.url}/api/none`),
+      await call(`${server.url}/api/v1`, { method: 'DELETE' }),
+      await call(`${server.url}/api/v1`, { method: 'OPTIONS' }),
+      await postJson(`${server.url}/api/v1/leads`, quote(), newClient()),
+    ]) {
       expect(reply.headers.get('x-content-type-options')).toBe(NOSNIFF);
       expect(reply.headers.get('cache-control')).toBe('no-store');
       expect(reply.headers.get('content-security-policy')).toContain("default-src 'none'");
@@ -268,7 +353,12 @@ describe('security headers on every class of response', () => {
   it('static files, discovery documents and 304s carry nosniff; nothing names its software or version', async () => {
     const page = await call(`${server.url}/developers`);
     const css = /href="(\/_astro\/[^"]+\.css)"/.exec(page.text)![1]!;
-    const replies = [await call(`${server.url}${css}`), await call(`${server.url}/openapi.json`), await call(`${server.url}/llms.txt`), await call(`${server.url}/favicon.svg`)];
+    const replies = [
+      await call(`${server.url}${css}`),
+      await call(`${server.url}/openapi.json`),
+      await call(`${server.url}/llms.txt`),
+      await call(`${server.url}/favicon.svg`),
+    ];
     replies.push(await call(`${server.url}/openapi.json`, { headers: { 'If-None-Match': replies[1]!.headers.get('etag')! } }));
     const ids = new Set<string | null>();
     for (const reply of [...replies, page]) {
@@ -287,7 +377,8 @@ describe('security headers on every class of response', () => {
     expect((await call(`${server.url}/api/v1`)).headers.get('strict-transport-security')).toBeNull();
     const https = await startServer({ env: { SITE_URL: 'https://www.example-cleaning.com' } });
     try {
-      for (const path of ['/api/v1', '/developers', '/openapi.json']) expect((await call(`${https.url}${path}`)).headers.get('strict-transport-security'), path).toMatch(/max-age=\d+/);
+      for (const path of ['/api/v1', '/developers', '/openapi.json'])
+        expect((await call(`${https.url}${path}`)).headers.get('strict-transport-security'), path).toMatch(/max-age=\d+/);
     } finally {
       await https.dispose();
     }
@@ -310,7 +401,9 @@ describe('idempotency under concurrency', () => {
   it('the same key arriving many times at once creates one lead', async () => {
     const body = quote();
     const key = crypto.randomUUID();
-    const replies = await Promise.all(Array.from({ length: 12 }, () => postJson(`${server.url}/api/v1/leads`, body, { ...newClient(), 'Idempotency-Key': key })));
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, () => postJson(`${server.url}/api/v1/leads`, body, { ...newClient(), 'Idempotency-Key': key })),
+    );
     expect(new Set(replies.map((r) => r.status))).toEqual(new Set([201]));
     expect(new Set(replies.map((r) => r.json.id)).size).toBe(1);
     const stored = (await exportLeads(server.databaseUrl)).filter((l) => l.id === replies[0]!.json.id);

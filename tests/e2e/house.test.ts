@@ -12,7 +12,7 @@ import { newClient, quote } from '../support/fixtures.ts';
 import { call, postJson, rawRequest } from '../support/http.ts';
 import { exportLeads, ROOT, startDevServer, startServer, type RunningServer } from '../support/server.ts';
 
-describe('npm run dev (Astro\'s own dev server, what editors run)', () => {
+describe("npm run dev (Astro's own dev server, what editors run)", () => {
   let dev: RunningServer;
   beforeAll(async () => {
     dev = await startDevServer();
@@ -115,7 +115,7 @@ describe('one build, any origin', () => {
       .filter((e) => e.isFile())
       .map((e) => `/${relative(join(ROOT, 'dist/client'), join(e.parentPath, e.name)).split(sep).join('/')}`.replace(/\/index\.html$/, '') || '/');
 
-  it('names the running SITE_URL, never the build\'s, in every document, page and file it serves', async () => {
+  it("names the running SITE_URL, never the build's, in every document, page and file it serves", async () => {
     const paths = staticPaths();
     expect(paths).toEqual(expect.arrayContaining(['/openapi.json', '/.well-known/api-catalog', '/llms.txt', '/api-docs', '/', '/developers', '/privacy']));
     for (const path of paths) {
@@ -132,7 +132,7 @@ describe('one build, any origin', () => {
     expect((await call(`${other.url}/api-docs`)).text).toContain(`${SERVED}/api/v1/leads`);
   });
 
-  it('sends the running SITE_URL in the API\'s links and headers', async () => {
+  it("sends the running SITE_URL in the API's links and headers", async () => {
     const status = await call(`${other.url}/api/v1`);
     expect(status.json.links.leads).toBe(`${SERVED}/api/v1/leads`);
     expect(status.headers.get('link')).toContain(`<${SERVED}/.well-known/api-catalog>; rel="api-catalog"`);
@@ -151,7 +151,7 @@ describe('one build, any origin', () => {
     }
   });
 
-  it('allows /api-docs\' inline scripts by the hashes of the scripts it serves', async () => {
+  it("allows /api-docs' inline scripts by the hashes of the scripts it serves", async () => {
     const reply = await call(`${other.url}/api-docs`);
     const csp = reply.headers.get('content-security-policy')!;
     const scripts = [...reply.text.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)].filter((m) => !/\bsrc=/.test(m[1]!) && m[2]!.length > 0);

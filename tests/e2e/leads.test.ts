@@ -67,7 +67,7 @@ describe('the order of checks, first failure wins', () => {
     expect(reply.headers.get('www-authenticate')).toBeNull();
   });
 
-  it('step 3: a body that is not application/json gets 415, form posts included (not Astro\'s 403)', async () => {
+  it("step 3: a body that is not application/json gets 415, form posts included (not Astro's 403)", async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16']) {
       expectProblem(await submit('{}', { 'Content-Type': type, Origin: 'https://evil.example.com' }), 415, 'unsupported_media_type');
     }
@@ -135,7 +135,7 @@ describe('the order of checks, first failure wins', () => {
     expect(stored).toHaveLength(1);
   });
 
-  it('step 9: the same lead within 24 hours gets 409 with the first lead\'s id', async () => {
+  it("step 9: the same lead within 24 hours gets 409 with the first lead's id", async () => {
     const body = contact();
     const first = await submit(body);
     expect(first.status).toBe(201);
@@ -146,7 +146,7 @@ describe('the order of checks, first failure wins', () => {
 });
 
 describe('problem details and logs', () => {
-  it('puts the X-Request-Id of a problem into the server\'s log line for that request', async () => {
+  it("puts the X-Request-Id of a problem into the server's log line for that request", async () => {
     const reply = await submit(quote({ email: 'broken' }));
     const id = reply.headers.get('x-request-id');
     await expect.poll(() => server.logs.find((l) => l.includes(id!))).toBeTruthy();
@@ -159,7 +159,13 @@ describe('problem details and logs', () => {
   });
 
   it('never writes a name, e-mail, phone, notes or message into the log', async () => {
-    const secret = { name: 'Zebulon Quixote', email: 'zebulon.quixote@example.com', phone: '(212) 555-0187', notes: 'Hidden-notes-marker', message: 'Hidden-message-marker' };
+    const secret = {
+      name: 'Zebulon Quixote',
+      email: 'zebulon.quixote@example.com',
+      phone: '(212) 555-0187',
+      notes: 'Hidden-notes-marker',
+      message: 'Hidden-message-marker',
+    };
     await submit(quote({ name: secret.name, email: secret.email, phone: secret.phone, notes: secret.notes }));
     await submit(contact({ name: secret.name, email: secret.email, message: secret.message }));
     await submit(quote({ name: secret.name, email: 'bad', notes: secret.notes }));
@@ -176,7 +182,12 @@ describe('leads export', () => {
     const ids = new Set(exported.map((l) => l.id));
     for (const id of acknowledged) expect(ids.has(id), id).toBe(true);
     const sample = exported.find((l) => l.formType === 'quote')!;
-    expect(sample).toMatchObject({ receivedVia: '/api/v1/leads', phoneE164: '+15035550142', fields: { bedrooms: '3', communicationsConsent: true }, consent: { communicationsConsent: true, pageUrl: 'https://www.example-cleaning.com/quote' } });
+    expect(sample).toMatchObject({
+      receivedVia: '/api/v1/leads',
+      phoneE164: '+15035550142',
+      fields: { bedrooms: '3', communicationsConsent: true },
+      consent: { communicationsConsent: true, pageUrl: 'https://www.example-cleaning.com/quote' },
+    });
     expect(sample.consent).toHaveProperty('clientAddress');
     expect(sample.consent).toHaveProperty('serverTime');
   });

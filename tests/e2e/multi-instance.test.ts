@@ -17,31 +17,36 @@ import { createSchema, postgresAvailable, redisAvailable, REDIS_URL, schemaUrl, 
 
 const engines = postgresAvailable() && redisAvailable();
 
-const freePort = () => new Promise<number>((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address() as { port: number };
-    s.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
   });
-});
 
 /** POSTs through nginx from a loopback source address of the test's choosing (nginx's $remote_addr). */
 function postFrom(source: string, url: string, body: unknown): Promise<{ status: number; json: any }> {
   return new Promise((resolve, reject) => {
     const data = Buffer.from(JSON.stringify(body));
-    const req = httpRequest(url, { method: 'POST', localAddress: source, agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': data.length } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      // nginx answers 502 in HTML for a request cut off by a killed instance: not JSON, not acknowledged.
-      res.on('end', () => {
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, json });
-      });
-    });
+    const req = httpRequest(
+      url,
+      { method: 'POST', localAddress: source, agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': data.length } },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        // nginx answers 502 in HTML for a request cut off by a killed instance: not JSON, not acknowledged.
+        res.on('end', () => {
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, json });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(data);
   });

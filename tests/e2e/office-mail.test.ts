@@ -73,12 +73,18 @@ const stores = [
 
 for (const store of stores) {
   describe.skipIf(store.skip)(`the office's e-mail, on ${store.name}`, () => {
-    it('sends exactly one message for every 201, with the lead\'s fields, and none for a replay or a duplicate', async () => {
+    it("sends exactly one message for every 201, with the lead's fields, and none for a replay or a duplicate", async () => {
       const sink = await smtpSink();
       const db = await store.databaseUrl();
       const server = await startServer({ env: { ...mailEnv(sink), ...db.env } });
       try {
-        const bodies = [quote({ name: 'Ada Quote', email: 'Ada.Quote@Example.com', phone: '503.555.0111' }), contact({ name: 'Bo Contact' }), quote(), quote(), contact()];
+        const bodies = [
+          quote({ name: 'Ada Quote', email: 'Ada.Quote@Example.com', phone: '503.555.0111' }),
+          contact({ name: 'Bo Contact' }),
+          quote(),
+          quote(),
+          contact(),
+        ];
         const keys = bodies.map(() => crypto.randomUUID());
         const ids: string[] = [];
         for (const [i, body] of bodies.entries()) ids.push(await submit(server, body, { 'Idempotency-Key': keys[i]! }));
@@ -99,7 +105,17 @@ for (const store of stores) {
         expect(first.envelope).toEqual({ from: 'leads@example.com', to: OFFICE });
         expect(first.parsed.subject).toBe('Quote request from Ada Quote');
         expect(first.parsed.replyTo?.value).toEqual([{ name: 'Ada Quote', address: 'ada.quote@example.com' }]);
-        for (const line of ['Name: Ada Quote', 'Phone: (503) 555-0111  tel:+15035550111  (as typed: 503.555.0111)', 'E-mail: ada.quote@example.com', 'Bedrooms: 3', 'Bathrooms: 2.5', 'Service: Deep clean', `Notes:\n  ${bodies[0]!.notes}`, 'Came by: the API (/api/v1/leads)', `Reference: ${ids[0]}`]) {
+        for (const line of [
+          'Name: Ada Quote',
+          'Phone: (503) 555-0111  tel:+15035550111  (as typed: 503.555.0111)',
+          'E-mail: ada.quote@example.com',
+          'Bedrooms: 3',
+          'Bathrooms: 2.5',
+          'Service: Deep clean',
+          `Notes:\n  ${bodies[0]!.notes}`,
+          'Came by: the API (/api/v1/leads)',
+          `Reference: ${ids[0]}`,
+        ]) {
           expect(first.parsed.text).toContain(line);
         }
         expect(first.parsed.text).toMatch(/^Received: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z \(UTC\)$/m);
@@ -110,7 +126,9 @@ for (const store of stores) {
         // A deletion request names the office's e-mails about the person's leads, to be deleted from its mailbox too.
         const deletion = await leads(server.databaseUrl, ['delete', '--email', 'ada.quote@example.com'], mailEnv(sink));
         expect(deletion.code, deletion.stderr).toBe(0);
-        expect(deletion.stdout).toContain(`The office was e-mailed about 1 of these leads: delete those messages from the office's mailbox too. Search it for their references:\n  ${ids[0]}\n`);
+        expect(deletion.stdout).toContain(
+          `The office was e-mailed about 1 of these leads: delete those messages from the office's mailbox too. Search it for their references:\n  ${ids[0]}\n`,
+        );
 
         expect(JSON.parse(server.logs.find((l) => l.includes('"msg":"listening"'))!)).toMatchObject({ officeMail: 'on' });
         expect(server.logs.filter((l) => l.includes('"msg":"office e-mail sent"'))).toHaveLength(5);
@@ -156,7 +174,7 @@ for (const store of stores) {
   });
 }
 
-describe('the office\'s e-mail through a crash, beside another instance, and against a hostile name', () => {
+describe("the office's e-mail through a crash, beside another instance, and against a hostile name", () => {
   it('delivers every pending message after the server was killed with SIGKILL and started again', async () => {
     const sink = await smtpSink({ listening: false });
     const dir = mkdtempSync(join(tmpdir(), 'mail-kill-'));
@@ -274,7 +292,10 @@ describe('the office\'s e-mail through a crash, beside another instance, and aga
   it('refuses to start on a bad mail setting, naming the variable and never the password', async () => {
     const sink = await smtpSink({ listening: false });
     const attempt = startServer({ env: { ...mailEnv(sink), SMTP_URL: 'smtp://leads:hunter2-secret@mail.example.com/inbox', MAIL_FROM: '' } });
-    const err = (await attempt.then(() => undefined, (e: Error) => e))!;
+    const err = (await attempt.then(
+      () => undefined,
+      (e: Error) => e,
+    ))!;
     expect(err).toBeInstanceOf(Error);
     expect(err.message).toMatch(/SMTP_URL: must be smtp:\/\//);
     expect(err.message).toMatch(/MAIL_FROM: is needed with SMTP_URL/);

@@ -81,9 +81,15 @@ describe('exports by period and form, and the purge, on a store of known dates',
   const url = `file:${path}`;
   let ids: { oct: string; nov1: string; novContact: string; nov30: string; dec: string; old: string[] };
   beforeAll(async () => {
-    const [oct, nov1, nov30, dec] = await storeAt(path, ['2026-10-31T23:59:59.999Z', '2026-11-01T00:00:00Z', '2026-11-30T23:59:59.999Z', '2026-12-01T00:00:00Z'].map((s) => new Date(s)));
+    const [oct, nov1, nov30, dec] = await storeAt(
+      path,
+      ['2026-10-31T23:59:59.999Z', '2026-11-01T00:00:00Z', '2026-11-30T23:59:59.999Z', '2026-12-01T00:00:00Z'].map((s) => new Date(s)),
+    );
     const [novContact] = await storeAt(path, [new Date('2026-11-15T12:00:00Z')], contact);
-    const old = await storeAt(path, [800, 760, 731].map((d) => new Date(Date.now() - d * DAY)));
+    const old = await storeAt(
+      path,
+      [800, 760, 731].map((d) => new Date(Date.now() - d * DAY)),
+    );
     ids = { oct: oct!, nov1: nov1!, novContact: novContact!, nov30: nov30!, dec: dec!, old };
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -91,7 +97,10 @@ describe('exports by period and form, and the purge, on a store of known dates',
   const exported = async (args: string[]) => {
     const { code, stdout, stderr } = await leads(url, ['export', ...args]);
     expect(code, stderr).toBe(0);
-    return stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l).id as string);
+    return stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).id as string);
   };
 
   it('--since is inclusive, --until exclusive, --form selects one form, and CSV selects the same', async () => {
@@ -103,7 +112,19 @@ describe('exports by period and form, and the purge, on a store of known dates',
   });
 
   it('refuses bad dates and bad options with the usage message and exit status 2', async () => {
-    for (const args of [['export', '--since', 'yesterday'], ['export', '--until', '2026-13-45'], ['export', '--format', 'xml'], ['export', '--form', 'sales'], ['export', '--colour'], ['delete'], ['delete', '--email', 'a@example.com', '--phone', '5035550142'], ['delete', '--phone', '12'], ['purge', '--older-than', 'ten'], ['frobnicate'], []]) {
+    for (const args of [
+      ['export', '--since', 'yesterday'],
+      ['export', '--until', '2026-13-45'],
+      ['export', '--format', 'xml'],
+      ['export', '--form', 'sales'],
+      ['export', '--colour'],
+      ['delete'],
+      ['delete', '--email', 'a@example.com', '--phone', '5035550142'],
+      ['delete', '--phone', '12'],
+      ['purge', '--older-than', 'ten'],
+      ['frobnicate'],
+      [],
+    ]) {
       const result = await leads(url, args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr, args.join(' ')).toContain('usage: npm run leads -- <command> [options]');
@@ -153,7 +174,11 @@ describe('an export of 100,000 leads', () => {
     return new Promise((resolve, reject) => {
       const node = join(ROOT, 'node_modules/.bin/node');
       // The young generation capped too: left to itself it grows by tens of MiB with the run's length, whatever the export holds.
-      const child = spawn(node, [`--max-old-space-size=${heapMiB}`, '--max-semi-space-size=1', 'src/cli/leads.ts', 'export', '--format', format], { cwd: ROOT, env: { ...childEnv(), DATABASE_URL: `file:${path}` }, stdio: ['ignore', 'pipe', 'ignore'] });
+      const child = spawn(node, [`--max-old-space-size=${heapMiB}`, '--max-semi-space-size=1', 'src/cli/leads.ts', 'export', '--format', format], {
+        cwd: ROOT,
+        env: { ...childEnv(), DATABASE_URL: `file:${path}` },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
       let peak = 0;
       let lines = 0;
       const timer = setInterval(() => {
@@ -177,7 +202,11 @@ describe('an export of 100,000 leads', () => {
   it('stops quietly when its reader stops early (`leads export | head -c 10`)', async () => {
     const path = await storeOf(2_000);
     for (const format of ['jsonl', 'csv'] as const) {
-      const child = spawn(join(ROOT, 'node_modules/.bin/node'), ['src/cli/leads.ts', 'export', '--format', format], { cwd: ROOT, env: { ...childEnv(), DATABASE_URL: `file:${path}` }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(join(ROOT, 'node_modules/.bin/node'), ['src/cli/leads.ts', 'export', '--format', format], {
+        cwd: ROOT,
+        env: { ...childEnv(), DATABASE_URL: `file:${path}` },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
       // A reader that takes ten bytes and goes away.
@@ -229,12 +258,15 @@ describe('deletion on request', () => {
         await done?.();
       });
 
-      it('delete --email removes that person\'s leads while others stay; the same body and key then make a new lead', async () => {
+      it("delete --email removes that person's leads while others stay; the same body and key then make a new lead", async () => {
         const person = { email: `Rosa.Parks.${Date.now()}@Example.com`, phone: '(503) 555-0166' };
         const key = crypto.randomUUID();
         const first = quote({ ...person });
         const client = newClient();
-        const theirs = [await postJson(`${server.url}/api/v1/leads`, first, { ...client, 'Idempotency-Key': key }), await postJson(`${server.url}/api/v1/leads`, contact({ ...person }), client)];
+        const theirs = [
+          await postJson(`${server.url}/api/v1/leads`, first, { ...client, 'Idempotency-Key': key }),
+          await postJson(`${server.url}/api/v1/leads`, contact({ ...person }), client),
+        ];
         const other = await postJson(`${server.url}/api/v1/leads`, quote(), client);
         expect([...theirs, other].map((r) => r.status)).toEqual([201, 201, 201]);
 
@@ -270,11 +302,21 @@ describe('deletion on request', () => {
     const server = await startServer({ env });
     return { server, done: () => server.dispose() };
   });
-  run('on PostgreSQL', async () => {
-    const schema = await createSchema();
-    const server = await startServer({ env: { ...env, DATABASE_URL: schema.url } });
-    return { server, done: async () => { await server.dispose(); await schema.drop(); } };
-  }, !postgresAvailable());
+  run(
+    'on PostgreSQL',
+    async () => {
+      const schema = await createSchema();
+      const server = await startServer({ env: { ...env, DATABASE_URL: schema.url } });
+      return {
+        server,
+        done: async () => {
+          await server.dispose();
+          await schema.drop();
+        },
+      };
+    },
+    !postgresAvailable(),
+  );
 });
 
 describe('the automatic purge', () => {

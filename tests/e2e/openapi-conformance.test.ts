@@ -60,7 +60,7 @@ describe('real responses match the OpenAPI description', () => {
 });
 
 describe('the description agrees with the code', () => {
-  it('lists exactly the registry\'s problem codes, each with an example that matches the registry', () => {
+  it("lists exactly the registry's problem codes, each with an example that matches the registry", () => {
     expect(openapi.components.schemas.ProblemCode.enum).toEqual(PROBLEM_CODES);
     const examples = [
       ...Object.values(openapi.components.examples as Record<string, { value: { code?: string } }>).map((e) => e.value),

@@ -34,7 +34,14 @@ describe.skipIf(!chromiumAvailable())('pages in Chromium', () => {
       // A click that lands before Redoc has hydrated does nothing: try again until the group opens.
       for (let attempt = 0; ; attempt++) {
         await page.getByText(tag, { exact: true }).first().click();
-        const opened = await page.getByText(operations[0]!).first().waitFor({ timeout: 2_000 }).then(() => true, () => false);
+        const opened = await page
+          .getByText(operations[0]!)
+          .first()
+          .waitFor({ timeout: 2_000 })
+          .then(
+            () => true,
+            () => false,
+          );
         if (opened) break;
         if (attempt === 5) throw new Error(`the ${tag} group of /api-docs never opened`);
       }

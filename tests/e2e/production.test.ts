@@ -133,7 +133,9 @@ describe('a backup by hand while leads keep coming, and a restore from it', () =
     const db = new DatabaseSync(older);
     const latest = (db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number }).v;
     // As a backup taken before the outbox existed would be (and before deletion records lost their hash).
-    db.exec(`DROP TABLE outbox; ALTER TABLE deletion_records ADD COLUMN identifier_hash TEXT NOT NULL DEFAULT ''; DELETE FROM schema_migrations WHERE version >= 4;`);
+    db.exec(
+      `DROP TABLE outbox; ALTER TABLE deletion_records ADD COLUMN identifier_hash TEXT NOT NULL DEFAULT ''; DELETE FROM schema_migrations WHERE version >= 4;`,
+    );
     db.close();
     restore(older, join(dir, 'leads.sqlite'));
     server = await startServer({ dir, env });
@@ -173,7 +175,9 @@ describe('scheduled backups', () => {
       await new Promise((resolve) => setTimeout(resolve, 1100));
       server = await startServer({ dir, env: settings });
       const second = await logged(server, 'backup done');
-      const kept = readdirSync(backups).filter((n) => BACKUP_FILE.test(n)).sort();
+      const kept = readdirSync(backups)
+        .filter((n) => BACKUP_FILE.test(n))
+        .sort();
       expect(kept).toEqual([basename(first.path), basename(second.path)].sort());
       const copy = inspect(second.path);
       expect(copy.integrity).toEqual(['ok']);
@@ -209,7 +213,10 @@ describe('scheduled backups', () => {
     expect(made.code).toBe(2);
     expect(made.stderr).toMatch(/PostgreSQL, which is backed up with its own tools: pg_dump.*pg_basebackup/);
     expect(existsSync(join(tmpdir(), 'never.sqlite'))).toBe(false);
-    const start = await startServer({ env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test', BACKUP_DIR: join(tmpdir(), 'never') } }).then(() => undefined, (e: Error) => e.message);
+    const start = await startServer({ env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test', BACKUP_DIR: join(tmpdir(), 'never') } }).then(
+      () => undefined,
+      (e: Error) => e.message,
+    );
     expect(start).toMatch(/BACKUP_DIR: scheduled backups are of the SQLite store; back PostgreSQL up with its own tools/);
   });
 });
@@ -244,7 +251,15 @@ describe.skipIf(!systemdAnalyzeAvailable())('the systemd unit in deploy/', () =>
     // `npm start` execs the server (so that npm waits for it); the unit runs the same command without npm.
     const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string).replace(/^exec /, '');
     expect(unit).toContain(`ExecStart=/opt/lead-intake/node_modules/.bin/${start}\n`);
-    for (const line of ['Restart=on-failure', 'KillSignal=SIGTERM', 'User=lead-intake', 'StateDirectory=lead-intake', 'ProtectSystem=strict', 'NoNewPrivileges=yes']) expect(unit).toContain(`\n${line}\n`);
+    for (const line of [
+      'Restart=on-failure',
+      'KillSignal=SIGTERM',
+      'User=lead-intake',
+      'StateDirectory=lead-intake',
+      'ProtectSystem=strict',
+      'NoNewPrivileges=yes',
+    ])
+      expect(unit).toContain(`\n${line}\n`);
   });
 
   it.skipIf(!canMountTmpfs())('needs no writable path but its data directory: the server runs with the application read-only and no home', async () => {
@@ -255,7 +270,15 @@ describe.skipIf(!systemdAnalyzeAvailable())('the systemd unit in deploy/', () =>
     const script = `mount --bind '${root}' '${root}' && mount -o remount,ro,bind '${root}' && cd '${root}' && ! touch .write-probe 2>/dev/null && exec node_modules/.bin/${start}`;
     const port = await freePort();
     const child = spawn('unshare', ['-m', 'sh', '-c', script], {
-      env: { ...childEnv(), HOME: '/nonexistent', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: `file:${join(data, 'leads.sqlite')}`, BACKUP_DIR: join(data, 'backups'), TRUST_PROXY: '127.0.0.1, ::1' },
+      env: {
+        ...childEnv(),
+        HOME: '/nonexistent',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATABASE_URL: `file:${join(data, 'leads.sqlite')}`,
+        BACKUP_DIR: join(data, 'backups'),
+        TRUST_PROXY: '127.0.0.1, ::1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let log = '';
@@ -282,9 +305,21 @@ describe.skipIf(!systemdAnalyzeAvailable())('the systemd unit in deploy/', () =>
 
   it('comes with settings a shell reads as systemd does, which the configuration accepts, with the store and backups in the one writable directory', () => {
     const sourced = execFileSync('sh', ['-c', `set -a; . '${join(ROOT, 'deploy/lead-intake.env')}'; env -0`], { env: {}, encoding: 'utf8' });
-    const settings = Object.fromEntries(sourced.split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+    const settings = Object.fromEntries(
+      sourced
+        .split('\0')
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    );
     const config = loadConfig(settings);
-    expect(config).toMatchObject({ siteUrl: 'https://www.example-cleaning.com', host: '127.0.0.1', port: 4321, database: { kind: 'sqlite', path: '/var/lib/lead-intake/leads.sqlite' }, backups: { dir: '/var/lib/lead-intake/backups', intervalHours: 24, keep: 14 }, mail: undefined });
+    expect(config).toMatchObject({
+      siteUrl: 'https://www.example-cleaning.com',
+      host: '127.0.0.1',
+      port: 4321,
+      database: { kind: 'sqlite', path: '/var/lib/lead-intake/leads.sqlite' },
+      backups: { dir: '/var/lib/lead-intake/backups', intervalHours: 24, keep: 14 },
+      mail: undefined,
+    });
     expect(config.trustProxy?.check('127.0.0.1', 'ipv4')).toBe(true);
   });
 });
@@ -303,11 +338,14 @@ describe.skipIf(!nginxAvailable())('HTTPS in front of one instance, with deploy/
   /** A request over TLS to nginx on `port`, trusting the test's own certificate. */
   const https = (path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}, port = httpsPort) =>
     new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
-      const req = httpsRequest({ host: '127.0.0.1', port, servername: NAME, path, method: init.method ?? 'GET', ca, headers: { Host: `${NAME}:${port}`, ...init.headers } }, (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      });
+      const req = httpsRequest(
+        { host: '127.0.0.1', port, servername: NAME, path, method: init.method ?? 'GET', ca, headers: { Host: `${NAME}:${port}`, ...init.headers } },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        },
+      );
       req.on('error', reject);
       req.end(init.body);
     });
@@ -321,7 +359,12 @@ describe.skipIf(!nginxAvailable())('HTTPS in front of one instance, with deploy/
       socket.on('error', resolve);
       socket.once('secureConnect', () => {
         // A TLS 1.2 server sends its ticket, if it issues one, before its Finished: it is here by now.
-        const negotiated = { protocol: socket.getProtocol(), cipher: socket.getCipher().standardName, ticket: socket.getTLSTicket(), reused: socket.isSessionReused() };
+        const negotiated = {
+          protocol: socket.getProtocol(),
+          cipher: socket.getCipher().standardName,
+          ticket: socket.getTLSTicket(),
+          reused: socket.isSessionReused(),
+        };
         // What happens to the connection after the handshake is not the question.
         socket.removeAllListeners('error').on('error', () => {});
         socket.once('close', () => resolve({ ...negotiated, session }));
@@ -344,12 +387,37 @@ describe.skipIf(!nginxAvailable())('HTTPS in front of one instance, with deploy/
     // Every directive naming the example's host must have been rewritten, or the test would run something else than the file.
     expect(site.replace(/#.*$/gm, '')).not.toContain('example-cleaning.com');
     writeFileSync(join(root, 'site.conf'), site);
-    return runNginx(root, `  include ${join(root, 'site.conf')};`, `http://127.0.0.1:${ports.http}/`, (url) => fetch(url, { redirect: 'manual' }).then((r) => r.status === 301, () => false));
+    return runNginx(root, `  include ${join(root, 'site.conf')};`, `http://127.0.0.1:${ports.http}/`, (url) =>
+      fetch(url, { redirect: 'manual' }).then(
+        (r) => r.status === 301,
+        () => false,
+      ),
+    );
   }
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'https-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', `/CN=${NAME}`, '-addext', `subjectAltName=DNS:${NAME}`, '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        `/CN=${NAME}`,
+        '-addext',
+        `subjectAltName=DNS:${NAME}`,
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     ca = readFileSync(join(dir, 'cert.pem'));
     [httpsPort, httpPort] = [await freePort(), await freePort()];
     server = await startServer({ env: { SITE_URL: `https://${NAME}:${httpsPort}`, TRUST_PROXY: '127.0.0.1, ::1' } });
@@ -387,8 +455,14 @@ describe.skipIf(!nginxAvailable())('HTTPS in front of one instance, with deploy/
 
   it('negotiates TLS 1.3, and TLS 1.2 only with ECDHE and an AEAD cipher: a client offering only a CBC suite (SHA-1 or SHA-384) or RSA key exchange is refused', async () => {
     expect(await handshake({})).toMatchObject({ protocol: 'TLSv1.3' });
-    expect(await handshake({ maxVersion: 'TLSv1.2', ciphers: 'ECDHE-RSA-AES128-GCM-SHA256' })).toMatchObject({ protocol: 'TLSv1.2', cipher: 'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256' });
-    expect(await handshake({ maxVersion: 'TLSv1.2', ciphers: 'ECDHE-RSA-CHACHA20-POLY1305' })).toMatchObject({ protocol: 'TLSv1.2', cipher: 'TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256' });
+    expect(await handshake({ maxVersion: 'TLSv1.2', ciphers: 'ECDHE-RSA-AES128-GCM-SHA256' })).toMatchObject({
+      protocol: 'TLSv1.2',
+      cipher: 'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256',
+    });
+    expect(await handshake({ maxVersion: 'TLSv1.2', ciphers: 'ECDHE-RSA-CHACHA20-POLY1305' })).toMatchObject({
+      protocol: 'TLSv1.2',
+      cipher: 'TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256',
+    });
     for (const ciphers of ['ECDHE-RSA-AES128-SHA', 'ECDHE-RSA-AES256-SHA384', 'AES128-GCM-SHA256']) {
       const refused = await handshake({ maxVersion: 'TLSv1.2', ciphers });
       expect(refused, ciphers).toBeInstanceOf(Error);
@@ -406,7 +480,11 @@ describe.skipIf(!nginxAvailable())('HTTPS in front of one instance, with deploy/
   });
 
   it('takes a lead, recording the address nginx saw rather than one the client claims', async () => {
-    const created = await https('/api/v1/leads', { method: 'POST', body: JSON.stringify(quote()), headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '203.0.113.9' } });
+    const created = await https('/api/v1/leads', {
+      method: 'POST',
+      body: JSON.stringify(quote()),
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '203.0.113.9' },
+    });
     expect(created.status, created.text).toBe(201);
     const id = JSON.parse(created.text).id;
     const stored = (await exportLeads(server.databaseUrl)).find((l) => l.id === id) as { consent: { clientAddress: string } };
@@ -414,7 +492,11 @@ describe.skipIf(!nginxAvailable())('HTTPS in front of one instance, with deploy/
   });
 
   it('lets the service answer an oversized body with its own problem', async () => {
-    const big = await https('/api/v1/leads', { method: 'POST', body: JSON.stringify(quote({ notes: 'x'.repeat(30_000) })), headers: { 'Content-Type': 'application/json' } });
+    const big = await https('/api/v1/leads', {
+      method: 'POST',
+      body: JSON.stringify(quote({ notes: 'x'.repeat(30_000) })),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(big.status).toBe(413);
     expect(big.headers['content-type']).toBe('application/problem+json');
   });

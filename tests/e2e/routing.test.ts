@@ -20,11 +20,24 @@ describe('GET /api/v1', () => {
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toBe('application/json');
     expect(reply.headers.get('cache-control')).toBe('no-store');
-    expect(reply.json).toMatchObject({ status: 'ok', authentication: 'none', name: 'Lead Intake API', version: '1.0.0', rateLimit: { limit: 10, windowSeconds: 60, policy: '10;w=60' } });
+    expect(reply.json).toMatchObject({
+      status: 'ok',
+      authentication: 'none',
+      name: 'Lead Intake API',
+      version: '1.0.0',
+      rateLimit: { limit: 10, windowSeconds: 60, policy: '10;w=60' },
+    });
     const base = 'http://localhost:4321';
     expect(reply.json.links).toEqual({
-      leads: `${base}/api/v1/leads`, openapi: `${base}/openapi.json`, apiDocs: `${base}/api-docs`, apiCatalog: `${base}/.well-known/api-catalog`,
-      llmsTxt: `${base}/llms.txt`, developers: `${base}/developers`, errors: `${base}/developers/errors`, terms: `${base}/terms`, privacy: `${base}/privacy`,
+      leads: `${base}/api/v1/leads`,
+      openapi: `${base}/openapi.json`,
+      apiDocs: `${base}/api-docs`,
+      apiCatalog: `${base}/.well-known/api-catalog`,
+      llmsTxt: `${base}/llms.txt`,
+      developers: `${base}/developers`,
+      errors: `${base}/developers/errors`,
+      terms: `${base}/terms`,
+      privacy: `${base}/privacy`,
     });
     expect(reply.json.usageRules).toHaveLength(4);
     expect(reply.json.deprecated[0]).toMatchObject({ path: `${base}/api/leads`, successor: `${base}/api/v1/leads`, sunset: null });
@@ -45,7 +58,10 @@ describe('GET /api/v1', () => {
   });
 
   it('links from SITE_URL alone, whatever Host or X-Forwarded-Host say', async () => {
-    const reply = await rawRequest(`${server.url}/api/v1`, { method: 'GET', headers: { Host: 'evil.example.com', 'X-Forwarded-Host': 'evil.example.com', 'X-Forwarded-Proto': 'https' } });
+    const reply = await rawRequest(`${server.url}/api/v1`, {
+      method: 'GET',
+      headers: { Host: 'evil.example.com', 'X-Forwarded-Host': 'evil.example.com', 'X-Forwarded-Proto': 'https' },
+    });
     expect(reply.body).not.toContain('evil');
     expect(JSON.parse(reply.body).links.leads).toBe('http://localhost:4321/api/v1/leads');
   });
@@ -91,7 +107,13 @@ describe('methods and unknown paths', () => {
   });
 
   it('publishes no OAuth metadata, no registration path and no WWW-Authenticate', async () => {
-    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/agent/auth', '/register']) {
+    for (const path of [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration',
+      '/agent/auth',
+      '/register',
+    ]) {
       const reply = await call(`${server.url}${path}`);
       expect(reply.status, path).toBe(404);
       expect(reply.headers.get('www-authenticate')).toBeNull();
@@ -105,7 +127,9 @@ describe('methods and unknown paths', () => {
 describe('the deprecated alias /api/leads', () => {
   const expectAliasHeaders = (headers: Headers) => {
     expect(headers.get('deprecation')).toBe(`@${V1_LAUNCH}`);
-    expect(headers.get('link')).toBe('<http://localhost:4321/api/v1/leads>; rel="successor-version", <http://localhost:4321/developers#deprecation-policy>; rel="deprecation"; type="text/html"');
+    expect(headers.get('link')).toBe(
+      '<http://localhost:4321/api/v1/leads>; rel="successor-version", <http://localhost:4321/developers#deprecation-policy>; rel="deprecation"; type="text/html"',
+    );
     expect(headers.get('sunset')).toBeNull();
   };
 

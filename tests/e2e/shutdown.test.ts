@@ -29,13 +29,24 @@ interface Outcome {
 function post(url: string, agent: Agent): Promise<Outcome> {
   const body = JSON.stringify(Math.random() < 0.5 ? quote() : contact());
   return new Promise((resolve) => {
-    const req = httpRequest(`${url}/api/v1/leads`, { method: 'POST', agent, headers: { ...newClient(), 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode, id: res.statusCode === 201 ? JSON.parse(text).id : undefined, closed: res.headers.connection === 'close', at: performance.now() }));
-      res.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message, at: performance.now() }));
-    });
+    const req = httpRequest(
+      `${url}/api/v1/leads`,
+      { method: 'POST', agent, headers: { ...newClient(), 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode,
+            id: res.statusCode === 201 ? JSON.parse(text).id : undefined,
+            closed: res.headers.connection === 'close',
+            at: performance.now(),
+          }),
+        );
+        res.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message, at: performance.now() }));
+      },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message, reused: req.reusedSocket, at: performance.now() }));
     req.end(body);
   });
@@ -89,7 +100,10 @@ function expectCleanStop({ server, outcomes, stored, exitAt, lastAnswer }: Await
     if (first >= 0) expect(answers.slice(first).filter((o) => !o.closed)).toEqual([]);
   }
   // The store holds exactly the acknowledged leads.
-  const acknowledged = outcomes.filter((o) => o.id).map((o) => o.id!).sort();
+  const acknowledged = outcomes
+    .filter((o) => o.id)
+    .map((o) => o.id!)
+    .sort();
   expect(stored.map((l) => l.id as string).sort()).toEqual(acknowledged);
   // Out soon after the last answer, not at the grace period; npm returned only then.
   expect(exitAt - lastAnswer).toBeLessThan(2_000);

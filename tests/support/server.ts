@@ -50,7 +50,9 @@ const HUMAN_LINE = 'Lead Intake API: ';
 
 /** Starts `npm start` with PORT=0 and waits for its `listening` log line. */
 export function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  return run(['start', '--silent'], options, (line) => (line.includes('"msg":"listening"') ? { port: JSON.parse(line).port, pid: JSON.parse(line).pid } : undefined));
+  return run(['start', '--silent'], options, (line) =>
+    line.includes('"msg":"listening"') ? { port: JSON.parse(line).port, pid: JSON.parse(line).pid } : undefined,
+  );
 }
 
 /** A port nobody listens on right now. */
@@ -69,9 +71,17 @@ export async function freePort(): Promise<number> {
 export async function startDevServer(options: StartOptions = {}): Promise<RunningServer> {
   const port = await freePort();
   const server = await run(['run', '--silent', 'dev', '--', '--ignore-lock'], { ...options, env: { PORT: String(port), ...options.env } }, (line) =>
-    new RegExp(`127\\.0\\.0\\.1:${port}|localhost:${port}`).test(line) ? { port, pid: 0 } : undefined);
+    new RegExp(`127\\.0\\.0\\.1:${port}|localhost:${port}`).test(line) ? { port, pid: 0 } : undefined,
+  );
   // Astro prints its address before its routes are loaded: wait until it serves the home page.
-  for (let tries = 0; (await fetch(`${server.url}/`).then((r) => r.status, () => 0)) !== 200; tries++) {
+  for (
+    let tries = 0;
+    (await fetch(`${server.url}/`).then(
+      (r) => r.status,
+      () => 0,
+    )) !== 200;
+    tries++
+  ) {
     if (tries > 120) throw new Error(`astro dev did not serve / within a minute:\n${server.logs.join('\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -168,9 +178,14 @@ async function run(args: string[], options: StartOptions, ready: (line: string) 
 /** Runs `npm run leads -- <args>` against a store; resolves with its exit code and output, whatever the code. */
 export function leads(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('npm', ['run', '--silent', 'leads', '--', ...args], { cwd: ROOT, env: { ...childEnv(), DATABASE_URL: databaseUrl, ...env }, maxBuffer: 512 * 1024 * 1024 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr: stderr.replace(/^npm warn .*\n/gm, '') });
-    });
+    execFile(
+      'npm',
+      ['run', '--silent', 'leads', '--', ...args],
+      { cwd: ROOT, env: { ...childEnv(), DATABASE_URL: databaseUrl, ...env }, maxBuffer: 512 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr: stderr.replace(/^npm warn .*\n/gm, '') });
+      },
+    );
   });
 }
 
@@ -180,5 +195,8 @@ export async function exportLeads(databaseUrl: string): Promise<Array<Record<str
     cwd: ROOT,
     env: { ...childEnv(), DATABASE_URL: databaseUrl },
   });
-  return stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }

@@ -13,7 +13,11 @@ export const POSTGRES_BASE = 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = 'redis://127.0.0.1:6379';
 
 function reachable(port: number): boolean {
-  const probe = spawnSync(process.execPath, ['-e', `require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))`], { timeout: 3_000 });
+  const probe = spawnSync(
+    process.execPath,
+    ['-e', `require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))`],
+    { timeout: 3_000 },
+  );
   return probe.status === 0;
 }
 
@@ -93,11 +97,12 @@ export async function startOwnRedis(): Promise<{ url: string; stop(): Promise<vo
   for (let i = 0; i < 50 && !reachable(port); i++) await new Promise((r) => setTimeout(r, 100));
   return {
     url: `redis://127.0.0.1:${port}`,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
   };
 }
 
@@ -107,7 +112,9 @@ export async function startOwnRedis(): Promise<{ url: string; stop(): Promise<vo
  * happens, the client never learns it), or dropped (it never happens); either way the client's
  * connection is then cut. Everything else is relayed as it is.
  */
-export async function commitCuttingProxy(targetPort = 5432): Promise<{ port: number; cutAtNextCommit(mode: 'after-commit' | 'before-commit'): Promise<void>; close(): Promise<void> }> {
+export async function commitCuttingProxy(
+  targetPort = 5432,
+): Promise<{ port: number; cutAtNextCommit(mode: 'after-commit' | 'before-commit'): Promise<void>; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   let armed: { mode: 'after-commit' | 'before-commit'; done(): void } | undefined;
   const server = createServer((client) => {
@@ -135,7 +142,15 @@ export async function commitCuttingProxy(targetPort = 5432): Promise<{ port: num
         if (buffered.length < size) return;
         const message = buffered.subarray(0, size);
         buffered = buffered.subarray(size);
-        const isCommit = started && message[0] === 0x51 && /^COMMIT\b/i.test(message.subarray(5, size - 1).toString('utf8').trim());
+        const isCommit =
+          started &&
+          message[0] === 0x51 &&
+          /^COMMIT\b/i.test(
+            message
+              .subarray(5, size - 1)
+              .toString('utf8')
+              .trim(),
+          );
         started = true;
         if (isCommit && armed) {
           const { mode, done } = armed;
@@ -157,13 +172,15 @@ export async function commitCuttingProxy(targetPort = 5432): Promise<{ port: num
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as { port: number }).port,
-    cutAtNextCommit: (mode) => new Promise<void>((resolve) => {
-      armed = { mode, done: resolve };
-    }),
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    cutAtNextCommit: (mode) =>
+      new Promise<void>((resolve) => {
+        armed = { mode, done: resolve };
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 

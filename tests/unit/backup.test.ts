@@ -38,7 +38,14 @@ describe('a backup onto the store itself', () => {
     const db = makeStore(store, 50);
     symlinkSync(store, join(dir, 'link.sqlite'));
     linkSync(store, join(dir, 'hard.sqlite'));
-    const spellings = [store, join(dir, 'data', '..', 'data', 'leads.sqlite'), join(dir, 'link.sqlite'), join(dir, 'hard.sqlite'), `${store}-wal`, `${store}-shm`];
+    const spellings = [
+      store,
+      join(dir, 'data', '..', 'data', 'leads.sqlite'),
+      join(dir, 'link.sqlite'),
+      join(dir, 'hard.sqlite'),
+      `${store}-wal`,
+      `${store}-shm`,
+    ];
     for (const destination of spellings) {
       await expect(backupSqliteFile(store, destination), destination).rejects.toThrow(/is the store's own .*Nothing was written/);
     }
@@ -118,7 +125,10 @@ describe('a copy that fails integrity_check', () => {
     const job = startBackups({ settings: { dir: backups, intervalHours: 24, keep: 3 }, logger, backup: (destination) => backupSqliteFile(store, destination) });
     for (let i = 0; i < 100 && !lines.some((l) => l.msg === 'backup failed; it will be tried again'); i++) await new Promise((r) => setTimeout(r, 20));
     await job.stop();
-    expect(lines.find((l) => l.msg === 'backup failed; it will be tried again')).toMatchObject({ level: 50, err: { message: expect.stringMatching(/integrity_check/) } });
+    expect(lines.find((l) => l.msg === 'backup failed; it will be tried again')).toMatchObject({
+      level: 50,
+      err: { message: expect.stringMatching(/integrity_check/) },
+    });
     expect(readdirSync(backups)).toEqual([]);
   });
 });

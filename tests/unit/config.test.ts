@@ -4,7 +4,15 @@ import { ConfigError, loadConfig, V1_LAUNCH_DATE } from '../../src/config.ts';
 describe('loadConfig', () => {
   it('has the contract defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ siteUrl: 'http://localhost:4321', host: 'localhost', port: 4321, database: { kind: 'sqlite', path: './data/leads.sqlite', groupCommit: true }, redisUrl: undefined, trustProxy: undefined, leadsSunsetDate: undefined });
+    expect(c).toMatchObject({
+      siteUrl: 'http://localhost:4321',
+      host: 'localhost',
+      port: 4321,
+      database: { kind: 'sqlite', path: './data/leads.sqlite', groupCommit: true },
+      redisUrl: undefined,
+      trustProxy: undefined,
+      leadsSunsetDate: undefined,
+    });
     expect(c.leadsDeprecationDate.toISOString()).toBe(new Date(V1_LAUNCH_DATE).toISOString());
     expect(Object.isFrozen(c)).toBe(true);
   });
@@ -15,7 +23,8 @@ describe('loadConfig', () => {
   });
 
   it('names every invalid variable', () => {
-    const attempt = () => loadConfig({ PORT: 'eighty', SITE_URL: 'not a url', TRUST_PROXY: '10.0.0.0/8, nonsense', LEADS_SUNSET_DATE: 'soon', DATABASE_URL: 'mysql://x' });
+    const attempt = () =>
+      loadConfig({ PORT: 'eighty', SITE_URL: 'not a url', TRUST_PROXY: '10.0.0.0/8, nonsense', LEADS_SUNSET_DATE: 'soon', DATABASE_URL: 'mysql://x' });
     expect(attempt).toThrow(ConfigError);
     try {
       attempt();
@@ -40,7 +49,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/test' }).database).toEqual({ kind: 'postgres', url: 'postgres://127.0.0.1/test' });
   });
 
-  describe('the office\'s e-mail', () => {
+  describe("the office's e-mail", () => {
     const mail = { OFFICE_EMAIL: 'office@example.com, owner@example.com', MAIL_FROM: 'Lead intake <leads@example.com>' };
 
     it('is off unless SMTP_URL is set', () => {
@@ -57,7 +66,12 @@ describe('loadConfig', () => {
 
     it('uses TLS from the first byte for smtps:// (port 465), STARTTLS on 587 by default, and sends credentials in clear only to this machine', () => {
       expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com', ...mail }).mail?.smtp).toMatchObject({ port: 465, secure: true, requireTls: false });
-      expect(loadConfig({ SMTP_URL: 'smtp://mail.example.com', ...mail }).mail?.smtp).toMatchObject({ port: 587, secure: false, requireTls: false, auth: undefined });
+      expect(loadConfig({ SMTP_URL: 'smtp://mail.example.com', ...mail }).mail?.smtp).toMatchObject({
+        port: 587,
+        secure: false,
+        requireTls: false,
+        auth: undefined,
+      });
       expect(loadConfig({ SMTP_URL: 'smtp://u:p@127.0.0.1:25', ...mail }).mail?.smtp).toMatchObject({ requireTls: false });
       expect(loadConfig({ SMTP_URL: 'smtp://u:p@[::1]:25', ...mail }).mail?.smtp).toMatchObject({ host: '::1', requireTls: false });
     });
@@ -72,7 +86,11 @@ describe('loadConfig', () => {
         }
         throw new Error('accepted');
       };
-      const bad = message({ SMTP_URL: 'https://user:hunter2-secret@mail.example.com', OFFICE_EMAIL: 'office at example.com', MAIL_FROM: 'Leads <not an address>' });
+      const bad = message({
+        SMTP_URL: 'https://user:hunter2-secret@mail.example.com',
+        OFFICE_EMAIL: 'office at example.com',
+        MAIL_FROM: 'Leads <not an address>',
+      });
       expect(bad).toMatch(/SMTP_URL: must be smtp:/);
       expect(bad).toMatch(/OFFICE_EMAIL: must be/);
       expect(bad).toMatch(/MAIL_FROM: must be/);
@@ -94,9 +112,13 @@ describe('loadConfig', () => {
     });
 
     it('name what is wrong: a bad number, a setting without BACKUP_DIR, or PostgreSQL, which has its own tools', () => {
-      expect(() => loadConfig({ BACKUP_DIR: 'b', BACKUP_INTERVAL_HOURS: '0', BACKUP_KEEP: 'all' })).toThrow(/BACKUP_INTERVAL_HOURS must be a whole number of hours from 1 to 8760[\s\S]*BACKUP_KEEP must be a whole number/);
+      expect(() => loadConfig({ BACKUP_DIR: 'b', BACKUP_INTERVAL_HOURS: '0', BACKUP_KEEP: 'all' })).toThrow(
+        /BACKUP_INTERVAL_HOURS must be a whole number of hours from 1 to 8760[\s\S]*BACKUP_KEEP must be a whole number/,
+      );
       expect(() => loadConfig({ BACKUP_KEEP: '3' })).toThrow(/BACKUP_KEEP: is set, but BACKUP_DIR is not/);
-      expect(() => loadConfig({ BACKUP_DIR: 'b', DATABASE_URL: 'postgres://127.0.0.1/test' })).toThrow(/BACKUP_DIR: scheduled backups are of the SQLite store; back PostgreSQL up with its own tools \(pg_dump/);
+      expect(() => loadConfig({ BACKUP_DIR: 'b', DATABASE_URL: 'postgres://127.0.0.1/test' })).toThrow(
+        /BACKUP_DIR: scheduled backups are of the SQLite store; back PostgreSQL up with its own tools \(pg_dump/,
+      );
     });
   });
 });

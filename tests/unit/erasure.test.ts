@@ -37,7 +37,13 @@ const valid = (body: unknown): ValidLead => {
   if (!v.ok) throw new Error(JSON.stringify(v.errors));
   return v.lead;
 };
-const meta = (now = new Date(), userAgent = 'test') => ({ receivedVia: '/api/v1/leads', channel: 'api' as const, clientAddress: '198.51.100.7', userAgent, now });
+const meta = (now = new Date(), userAgent = 'test') => ({
+  receivedVia: '/api/v1/leads',
+  channel: 'api' as const,
+  clientAddress: '198.51.100.7',
+  userAgent,
+  now,
+});
 
 /** Which traces of Zelda the bytes of `files` still hold. */
 function tracesIn(...files: string[]): string[] {
@@ -46,7 +52,10 @@ function tracesIn(...files: string[]): string[] {
 }
 
 async function submitZelda(store: LeadStore, now = new Date()) {
-  await store.submit(toLeadRecord(valid(quote({ name: ZELDA.name, email: ZELDA.email, phone: ZELDA.phone, notes: ZELDA.notes })), meta(now, ZELDA.userAgent)), { key: `zelda-${now.getTime()}`, requestHash: 'h' });
+  await store.submit(toLeadRecord(valid(quote({ name: ZELDA.name, email: ZELDA.email, phone: ZELDA.phone, notes: ZELDA.notes })), meta(now, ZELDA.userAgent)), {
+    key: `zelda-${now.getTime()}`,
+    requestHash: 'h',
+  });
 }
 
 let dir: string;
@@ -92,14 +101,16 @@ describe('SQLite: a person deleted on request', () => {
     expect(await store.deletionRecords()).toEqual([{ kind: 'phone', deletedAt: new Date('2026-11-23T10:00:00Z'), leads: 1 }]);
     await store.close();
     const db = new DatabaseSync(path, { readOnly: true });
-    expect((db.prepare('SELECT * FROM deletion_records').all() as object[]).map((r) => Object.keys(r).sort())).toEqual([['deleted_at', 'id', 'identifier_kind', 'lead_count']]);
+    expect((db.prepare('SELECT * FROM deletion_records').all() as object[]).map((r) => Object.keys(r).sort())).toEqual([
+      ['deleted_at', 'id', 'identifier_kind', 'lead_count'],
+    ]);
     expect(db.prepare("SELECT count(*) AS n FROM secrets WHERE name = 'deletion-records'").get()).toEqual({ n: 0 });
     db.close();
   });
 });
 
 describe('SQLite: a store written before erasure erased', () => {
-  it('is cleaned once when opened: no deleted row\'s bytes, no identifier hash, no key', async () => {
+  it("is cleaned once when opened: no deleted row's bytes, no identifier hash, no key", async () => {
     const path = join(dir, 'old.sqlite');
     // The store as the earlier code left it: migrations 1 to 4, secure_delete off, a person deleted.
     const old = new DatabaseSync(path);
@@ -110,9 +121,25 @@ describe('SQLite: a store written before erasure erased', () => {
       old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, '2026-11-01T00:00:00Z');
     }
     const fields = JSON.stringify({ name: ZELDA.name, email: ZELDA.email, phone: ZELDA.phone, notes: ZELDA.notes });
-    old.prepare('INSERT INTO leads VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run('lead-zelda', 'quote', '2026-11-01T00:00:00Z', '/api/v1/leads', fields, '+15035550177', ZELDA.email, 'fp', JSON.stringify({ userAgent: ZELDA.userAgent }));
+    old
+      .prepare('INSERT INTO leads VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(
+        'lead-zelda',
+        'quote',
+        '2026-11-01T00:00:00Z',
+        '/api/v1/leads',
+        fields,
+        '+15035550177',
+        ZELDA.email,
+        'fp',
+        JSON.stringify({ userAgent: ZELDA.userAgent }),
+      );
     old.prepare("INSERT INTO secrets VALUES ('deletion-records', ?, '2026-11-01T00:00:00Z')").run(Buffer.alloc(32, 7));
-    old.prepare("INSERT INTO deletion_records (identifier_hash, identifier_kind, deleted_at, lead_count) VALUES ('a1b2c3d4e5f6', 'email', '2026-11-02T00:00:00Z', 1)").run();
+    old
+      .prepare(
+        "INSERT INTO deletion_records (identifier_hash, identifier_kind, deleted_at, lead_count) VALUES ('a1b2c3d4e5f6', 'email', '2026-11-02T00:00:00Z', 1)",
+      )
+      .run();
     old.exec("DELETE FROM leads WHERE id = 'lead-zelda'; PRAGMA wal_checkpoint(TRUNCATE);");
     old.close();
     expect(tracesIn(path), 'the old code left the deleted lead in free pages').not.toEqual([]);
@@ -138,7 +165,15 @@ describe.skipIf(!postgresAvailable())('PostgreSQL: a person deleted on request',
       await store.close();
       const dump = execFileSync('pg_dump', ['--schema', schema.name, '--data-only', POSTGRES_BASE], { maxBuffer: 64 * 1024 * 1024 });
       expect(TRACES.filter((t) => dump.includes(Buffer.from(t)))).toEqual([]);
-      const columns = execFileSync('psql', ['-At', '-c', `SELECT column_name FROM information_schema.columns WHERE table_schema = '${schema.name}' AND table_name = 'deletion_records' ORDER BY 1`, POSTGRES_BASE]).toString().trim().split('\n');
+      const columns = execFileSync('psql', [
+        '-At',
+        '-c',
+        `SELECT column_name FROM information_schema.columns WHERE table_schema = '${schema.name}' AND table_name = 'deletion_records' ORDER BY 1`,
+        POSTGRES_BASE,
+      ])
+        .toString()
+        .trim()
+        .split('\n');
       expect(columns).toEqual(['deleted_at', 'id', 'identifier_kind', 'lead_count']);
     } finally {
       await schema.drop();

@@ -18,7 +18,7 @@ const COPIES: Array<[string, RegExp]> = [
   ['the rate limit', /\b10 (lead )?submissions|per minute|within (one|a) minute/],
   ['the replay window', /24[ -]hours?/],
   ['the notice period', /\b365\b/],
-  ['the service\'s name', /Lead Intake API/],
+  ["the service's name", /Lead Intake API/],
   ['an API path', /\/api\/(v1|leads)\b/],
 ];
 
@@ -51,7 +51,7 @@ describe('each fact stated once', () => {
     expect(copies).toEqual([]);
   });
 
-  it('the OpenAPI description\'s API paths are the route table\'s', () => {
+  it("the OpenAPI description's API paths are the route table's", () => {
     const described = Object.keys(openapi.paths).filter((p) => p.startsWith('/api'));
     expect(described.sort()).toEqual(API_ROUTES.map((r) => r.path).sort());
     expect(Object.values(API_PATHS).sort()).toEqual(API_ROUTES.map((r) => r.path).sort());

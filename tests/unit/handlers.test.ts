@@ -12,7 +12,8 @@ beforeEach(() => {
 });
 afterEach(() => app.dispose());
 
-const post = (body: unknown, path = '/api/v1/leads') => new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (body: unknown, path = '/api/v1/leads') =>
+  new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('when the lead store cannot be reached', () => {
   it('a lead POST gets 503 service_unavailable with Retry-After, and no 201', async () => {

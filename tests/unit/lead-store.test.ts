@@ -32,11 +32,13 @@ interface StoreFactory {
 /** Runs statements on the store's own database, beside the store: to break what the store relies on. */
 type RawSql = (statements: { sqlite: string; postgres: string }) => Promise<void>;
 
-const sqliteSql = (path: string): RawSql => async ({ sqlite }) => {
-  const db = new DatabaseSync(path, { timeout: 5_000 });
-  db.exec(sqlite);
-  db.close();
-};
+const sqliteSql =
+  (path: string): RawSql =>
+  async ({ sqlite }) => {
+    const db = new DatabaseSync(path, { timeout: 5_000 });
+    db.exec(sqlite);
+    db.close();
+  };
 
 const factories: StoreFactory[] = [
   {
@@ -44,7 +46,12 @@ const factories: StoreFactory[] = [
     async open() {
       const dir = mkdtempSync(join(tmpdir(), 'store-'));
       const path = join(dir, 'nested', 'leads.sqlite');
-      return { store: openSqliteStore(path), reopen: async (o = {}) => openSqliteStore(path, { groupCommit: true, ...o }), cleanup: async () => rmSync(dir, { recursive: true, force: true }), sql: sqliteSql(path) };
+      return {
+        store: openSqliteStore(path),
+        reopen: async (o = {}) => openSqliteStore(path, { groupCommit: true, ...o }),
+        cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+        sql: sqliteSql(path),
+      };
     },
   },
   {
@@ -53,7 +60,12 @@ const factories: StoreFactory[] = [
       const dir = mkdtempSync(join(tmpdir(), 'store-'));
       const path = join(dir, 'leads.sqlite');
       const options = { groupCommit: false };
-      return { store: openSqliteStore(path, options), reopen: async (o = {}) => openSqliteStore(path, { ...options, ...o }), cleanup: async () => rmSync(dir, { recursive: true, force: true }), sql: sqliteSql(path) };
+      return {
+        store: openSqliteStore(path, options),
+        reopen: async (o = {}) => openSqliteStore(path, { ...options, ...o }),
+        cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+        sql: sqliteSql(path),
+      };
     },
   },
   {
@@ -99,7 +111,11 @@ for (const factory of factories) {
         const exported = [];
         for await (const l of store.exportLeads()) exported.push(l);
         expect(exported).toEqual([lead]);
-        expect(exported[0]).toMatchObject({ emailNormalised: 'jane.doe@example.com', phoneE164: '+15035550142', consent: { communicationsConsent: true, clientAddress: '198.51.100.1' } });
+        expect(exported[0]).toMatchObject({
+          emailNormalised: 'jane.doe@example.com',
+          phoneE164: '+15035550142',
+          consent: { communicationsConsent: true, clientAddress: '198.51.100.1' },
+        });
       });
 
       it('keeps what it committed across a reopen, and migrations run once', async () => {
@@ -116,7 +132,10 @@ for (const factory of factories) {
         const body = quote();
         const first = toLeadRecord(valid(body), meta());
         await store.submit(first, undefined);
-        const again = toLeadRecord(valid({ ...body, name: `  ${String(body.name).toUpperCase()} `, email: String(body.email).toUpperCase(), phone: '503.555.0142' }), meta());
+        const again = toLeadRecord(
+          valid({ ...body, name: `  ${String(body.name).toUpperCase()} `, email: String(body.email).toUpperCase(), phone: '503.555.0142' }),
+          meta(),
+        );
         expect(await store.submit(again, undefined)).toEqual({ kind: 'duplicate', leadId: first.id });
         const later = toLeadRecord(valid(body), meta(new Date(Date.now() + 25 * 3600_000)));
         expect((await store.submit(later, undefined)).kind).toBe('created');
@@ -139,7 +158,9 @@ for (const factory of factories) {
 
       it('lets exactly one of many concurrent submissions with the same key or the same lead win', async () => {
         const body = quote();
-        const sameKey = await Promise.all(Array.from({ length: 8 }, () => store.submit(toLeadRecord(valid(quote()), meta()), { key: 'race', requestHash: 'h' })));
+        const sameKey = await Promise.all(
+          Array.from({ length: 8 }, () => store.submit(toLeadRecord(valid(quote()), meta()), { key: 'race', requestHash: 'h' })),
+        );
         expect(sameKey.filter((o) => o.kind === 'created')).toHaveLength(1);
         expect(sameKey.filter((o) => o.kind === 'replayed')).toHaveLength(7);
         const sameLead = await Promise.all(Array.from({ length: 8 }, () => store.submit(toLeadRecord(valid(body), meta()), undefined)));
@@ -157,7 +178,12 @@ for (const factory of factories) {
         for (const lead of [first, second, api]) expect((await store.submit(lead, undefined)).kind).toBe('created');
         const exported = [];
         for await (const l of store.exportLeads()) exported.push(l);
-        expect(exported.map((l) => [l.consent.channel, l.consent.disclosureVersion, l.disclosure?.text]).sort().reverse()).toEqual([
+        expect(
+          exported
+            .map((l) => [l.consent.channel, l.consent.disclosureVersion, l.disclosure?.text])
+            .sort()
+            .reverse(),
+        ).toEqual([
           ['web-form', disclosure.version, disclosure.text],
           ['web-form', disclosure.version, disclosure.text],
           ['api', null, undefined],
@@ -188,7 +214,7 @@ for (const factory of factories) {
         expect(await ids({})).toHaveLength(5);
       });
 
-      it('deletes every lead of one person, with their idempotency records, keeps everyone else\'s, and records the deletion without the person\'s details', async () => {
+      it("deletes every lead of one person, with their idempotency records, keeps everyone else's, and records the deletion without the person's details", async () => {
         const person = { email: 'ada.byron@example.com', phone: '(503) 555-0177' };
         const theirs = [toLeadRecord(valid(quote({ ...person })), meta()), toLeadRecord(valid(contact({ ...person, email: 'Ada.Byron@Example.com' })), meta())];
         const others = toLeadRecord(valid(quote()), meta());
@@ -242,7 +268,11 @@ for (const factory of factories) {
       it('purges safely from four openings of the store at once: every old lead removed once, no error, no deadlock', async () => {
         const now = new Date('2028-06-01T00:00:00Z');
         // With idempotency keys: each lead's records are wanted both by the 24-hour purge and with the lead.
-        await Promise.all(Array.from({ length: 1500 }, (_, i) => store.submit(toLeadRecord(valid(quote()), meta(new Date(now.getTime() - (800 + i / 1000) * 86_400_000))), { key: `old-${i}`, requestHash: 'h' })));
+        await Promise.all(
+          Array.from({ length: 1500 }, (_, i) =>
+            store.submit(toLeadRecord(valid(quote()), meta(new Date(now.getTime() - (800 + i / 1000) * 86_400_000))), { key: `old-${i}`, requestHash: 'h' }),
+          ),
+        );
         const others = await Promise.all([1, 2, 3].map(() => reopen()));
         try {
           const purged = await Promise.all([store, ...others].map((s) => purge(s, purgeCutoffs(now, 730))));
@@ -258,14 +288,18 @@ for (const factory of factories) {
         const now = new Date('2028-06-01T00:00:00Z');
         const person = { email: 'old.customer@example.com' };
         // Leads past retention that still have their 24-hour records (a purge that did not run for a while).
-        await Promise.all(Array.from({ length: 1200 }, (_, i) => store.submit(toLeadRecord(valid(quote(person)), meta(new Date(now.getTime() - (800 + i / 1000) * 86_400_000))), { key: `kept-${i}`, requestHash: 'h' })));
+        await Promise.all(
+          Array.from({ length: 1200 }, (_, i) =>
+            store.submit(toLeadRecord(valid(quote(person)), meta(new Date(now.getTime() - (800 + i / 1000) * 86_400_000))), {
+              key: `kept-${i}`,
+              requestHash: 'h',
+            }),
+          ),
+        );
         const other = await reopen();
         try {
           const match = { kind: 'email' as const, value: person.email };
-          const [purged, erased] = await Promise.all([
-            purge(other, purgeCutoffs(now, 730)),
-            store.deletePerson(match, { kind: 'email', deletedAt: now }),
-          ]);
+          const [purged, erased] = await Promise.all([purge(other, purgeCutoffs(now, 730)), store.deletePerson(match, { kind: 'email', deletedAt: now })]);
           expect(purged.leads + erased.leads).toBe(1200);
           expect(await count(store)).toBe(0);
         } finally {
@@ -274,7 +308,7 @@ for (const factory of factories) {
       });
     });
 
-    describe('outbox: the office\'s e-mail about each new lead', () => {
+    describe("outbox: the office's e-mail about each new lead", () => {
       const lease = (now: Date, owner = 'sender-a', limit = 10) => ({ owner, now, until: new Date(now.getTime() + 120_000), limit });
       let notifying: LeadStore;
       beforeEach(async () => {
@@ -305,7 +339,9 @@ for (const factory of factories) {
         await notifying.submit(first, { key: 'n-key', requestHash: 'h' });
         expect((await notifying.submit(toLeadRecord(valid(body), meta()), undefined)).kind).toBe('duplicate');
         expect((await notifying.submit(toLeadRecord(valid(quote()), meta()), { key: 'n-key', requestHash: 'h' })).kind).toBe('replayed');
-        const raced = await Promise.all(Array.from({ length: 6 }, () => notifying.submit(toLeadRecord(valid(quote()), meta()), { key: 'n-race', requestHash: 'h' })));
+        const raced = await Promise.all(
+          Array.from({ length: 6 }, () => notifying.submit(toLeadRecord(valid(quote()), meta()), { key: 'n-race', requestHash: 'h' })),
+        );
         const winner = raced.find((o) => o.kind === 'created') as { receipt: { id: string } };
         // Opened without the outbox (SMTP_URL unset): the lead is stored, no notification.
         await store.submit(toLeadRecord(valid(quote()), meta()), undefined);
@@ -316,7 +352,7 @@ for (const factory of factories) {
         expect(claimed.find((n) => n.lead.id === first.id)).toEqual({ lead: first, attempts: 0 });
       });
 
-      it('gives each due notification to one sender: never two at once, again after a failure\'s delay or an expired claim, never after it was sent', async () => {
+      it("gives each due notification to one sender: never two at once, again after a failure's delay or an expired claim, never after it was sent", async () => {
         const t0 = new Date(Date.now() + 1000);
         const leads = Array.from({ length: 12 }, () => toLeadRecord(valid(quote()), meta()));
         for (const lead of leads) await notifying.submit(lead, undefined);
@@ -345,23 +381,35 @@ for (const factory of factories) {
         expect(await notifying.outboxStatus()).toMatchObject({ waiting: 11, failing: 1 });
         const waiting = await notifying.waitingNotifications(100);
         expect(waiting).toHaveLength(11);
-        expect(waiting.find((e) => e.leadId === failed)).toMatchObject({ formType: 'quote', attempts: 1, lastError: 'ESOCKET ECONNREFUSED', nextAttemptAt: new Date(t0.getTime() + 3_600_000) });
+        expect(waiting.find((e) => e.leadId === failed)).toMatchObject({
+          formType: 'quote',
+          attempts: 1,
+          lastError: 'ESOCKET ECONNREFUSED',
+          nextAttemptAt: new Date(t0.getTime() + 3_600_000),
+        });
         expect(await notifying.waitingNotifications(3)).toHaveLength(3);
 
         // A minute on, every claim is still held (and the failed one not yet due).
         expect(await notifying.claimNotifications(lease(new Date(t0.getTime() + 60_000), 'd'))).toEqual([]);
         // Past the claims' expiry, the abandoned ones come back; the failed one only when its retry is due.
         const expired = await notifying.claimNotifications(lease(new Date(t0.getTime() + 121_000), 'd', 100));
-        expect(expired.map((n) => n.lead.id).sort()).toEqual(leads.map((l) => l.id).filter((id) => id !== failed && id !== sent).sort());
+        expect(expired.map((n) => n.lead.id).sort()).toEqual(
+          leads
+            .map((l) => l.id)
+            .filter((id) => id !== failed && id !== sent)
+            .sort(),
+        );
         for (const n of expired) await notifying.notificationSent(n.lead.id, t0);
         const retried = await notifying.claimNotifications(lease(new Date(t0.getTime() + 3_600_000), 'e', 100));
         expect(retried).toEqual([{ lead: leads[0], attempts: 1 }]);
         // Sent is sent: it never comes back, and a late failure report cannot undo it.
         await notifying.notificationFailed(sent!, ownerOf(sent!), { at: t0, error: 'x' });
-        expect(await notifying.claimNotifications(lease(new Date(t0.getTime() + 86_400_000), 'f', 100))).not.toContainEqual(expect.objectContaining({ lead: leads[1] }));
+        expect(await notifying.claimNotifications(lease(new Date(t0.getTime() + 86_400_000), 'f', 100))).not.toContainEqual(
+          expect.objectContaining({ lead: leads[1] }),
+        );
       });
 
-      it('removes a lead\'s notification with the lead, on a deletion request (naming the e-mails the office already has) and when it is purged', async () => {
+      it("removes a lead's notification with the lead, on a deletion request (naming the e-mails the office already has) and when it is purged", async () => {
         const now = new Date();
         const theirs = toLeadRecord(valid(quote({ email: 'grace.h@example.com' })), meta());
         const theirsMailed = toLeadRecord(valid(contact({ email: 'grace.h@example.com' })), meta());
@@ -424,7 +472,9 @@ describe('SQLite lead store specifics', () => {
   it('opens with WAL and synchronous=FULL, creating its directory', () => {
     const db = new DatabaseSync(path);
     expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
-    expect((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version)).toEqual(SQLITE_MIGRATIONS.map((m) => m.version));
+    expect((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version)).toEqual(
+      SQLITE_MIGRATIONS.map((m) => m.version),
+    );
     db.close();
   });
 
@@ -439,7 +489,10 @@ describe('SQLite lead store specifics', () => {
       const leads = Array.from({ length: 1500 }, () => toLeadRecord(valid(quote({ notes: 'A roomy house. '.repeat(130) })), meta()));
       const outcomes = await Promise.allSettled(leads.map((lead) => full.submit(lead, undefined)));
       const reasons = outcomes.map((o) => (o.status === 'rejected' ? o.reason : o.value));
-      expect(reasons.every((r) => r instanceof StoreUnavailableError), String(reasons[0])).toBe(true);
+      expect(
+        reasons.every((r) => r instanceof StoreUnavailableError),
+        String(reasons[0]),
+      ).toBe(true);
       expect((reasons[0] as Error).message).toMatch(/database or disk is full/);
       expect(await count(full)).toBe(0);
     } finally {

@@ -20,7 +20,13 @@ const settings: OfficeMailSettings = {
 function lead(body: Record<string, unknown>, channel: 'api' | 'web-form' = 'api'): LeadRecord {
   const v = validateLead(body);
   if (!v.ok) throw new Error(JSON.stringify(v.errors));
-  return toLeadRecord(v.lead, { receivedVia: channel === 'api' ? '/api/v1/leads' : '/quote', channel, clientAddress: '198.51.100.7', userAgent: 'test', now: new Date('2026-11-22T17:03:05.123Z') });
+  return toLeadRecord(v.lead, {
+    receivedVia: channel === 'api' ? '/api/v1/leads' : '/quote',
+    channel,
+    clientAddress: '198.51.100.7',
+    userAgent: 'test',
+    now: new Date('2026-11-22T17:03:05.123Z'),
+  });
 }
 
 async function delivered(record: LeadRecord) {
@@ -28,7 +34,7 @@ async function delivered(record: LeadRecord) {
   return { raw: raw.toString('utf8'), mail: await simpleParser(raw) };
 }
 
-describe('the office\'s message about a lead', () => {
+describe("the office's message about a lead", () => {
   it('names the form and the customer, lists every field, the normalised phone and e-mail, the receipt time and the reference', async () => {
     const record = lead(quote({ name: 'Jane Doe', email: 'Jane.Doe@Example.com', phone: '503.555.0142', notes: 'Two cats.\nSide door, please.' }));
     const { mail } = await delivered(record);

@@ -4,7 +4,10 @@ import { PROBLEMS, PROBLEM_CODES } from '../../src/problems/registry.ts';
 
 describe('problem responses', () => {
   it('carry every member the contract lists, with error equal to detail', async () => {
-    const res = problemResponse(new Problem('validation_failed', '2 field problems found', { errors: [] }), { siteUrl: 'https://www.example-cleaning.com', requestId: '0f8fad5b-d9cb-469f-a165-70867728950e' });
+    const res = problemResponse(new Problem('validation_failed', '2 field problems found', { errors: [] }), {
+      siteUrl: 'https://www.example-cleaning.com',
+      requestId: '0f8fad5b-d9cb-469f-a165-70867728950e',
+    });
     expect(res.status).toBe(422);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(res.headers.get('cache-control')).toBe('no-store');

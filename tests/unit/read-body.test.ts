@@ -17,13 +17,16 @@ const codeOf = async (p: Promise<unknown> | (() => unknown)) => {
 /** A request whose body streams `chunks` and counts how many were pulled. */
 function streamingRequest(chunks: Uint8Array[], headers: Record<string, string> = {}) {
   let pulled = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const next = chunks[pulled++];
-      if (next) controller.enqueue(next);
-      else controller.close();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        const next = chunks[pulled++];
+        if (next) controller.enqueue(next);
+        else controller.close();
+      },
     },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   const request = new Request('http://x/', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
   return { request, pulled: () => pulled };
 }
@@ -62,10 +65,20 @@ describe('parseJson', () => {
 
 describe('isJsonMediaType', () => {
   it('accepts application/json with or without a UTF-8 charset, in any case', () => {
-    for (const ok of ['application/json', 'Application/JSON', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"']) expect(isJsonMediaType(ok), ok).toBe(true);
+    for (const ok of ['application/json', 'Application/JSON', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"'])
+      expect(isJsonMediaType(ok), ok).toBe(true);
   });
   it('refuses everything else', () => {
-    for (const bad of [null, '', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/json, text/plain', 'application/jsonp']) {
+    for (const bad of [
+      null,
+      '',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=utf-16',
+      'application/json, text/plain',
+      'application/jsonp',
+    ]) {
       expect(isJsonMediaType(bad), String(bad)).toBe(false);
     }
   });

@@ -104,7 +104,8 @@ describe('validateLead', () => {
   });
 
   it('refuses control characters and bidirectional overrides, but lets notes and messages span lines', () => {
-    for (const bad of ['Jane\u0000', 'Jane\nDoe', 'Jane \u202eeoD', 'x\u2066y']) expect(codes(quote({ name: bad })), JSON.stringify(bad)).toEqual({ '#/name': 'invalid_format' });
+    for (const bad of ['Jane\u0000', 'Jane\nDoe', 'Jane \u202eeoD', 'x\u2066y'])
+      expect(codes(quote({ name: bad })), JSON.stringify(bad)).toEqual({ '#/name': 'invalid_format' });
     expect(validateLead(quote({ notes: 'Line one\r\nLine two\tend' })).ok).toBe(true);
     expect(codes(quote({ notes: 'bell\u0007' }))).toEqual({ '#/notes': 'invalid_format' });
     expect(codes(contact({ message: 'hidden \u202e text' }))).toEqual({ '#/message': 'invalid_format' });

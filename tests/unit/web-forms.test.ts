@@ -11,7 +11,12 @@ describe('the form token', () => {
   const key = randomBytes(32);
   it('says when the form was rendered, its key and the disclosure version', () => {
     const token = issueFormToken(key, 'quote', 'c7b63d92277296c1', 1_795_000_000_000);
-    expect(readFormToken(key, token)).toMatchObject({ form: 'quote', renderedAt: 1_795_000_000_000, disclosureVersion: 'c7b63d92277296c1', idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(readFormToken(key, token)).toMatchObject({
+      form: 'quote',
+      renderedAt: 1_795_000_000_000,
+      disclosureVersion: 'c7b63d92277296c1',
+      idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
   });
 
   it('is refused when tampered with, or signed with another key', () => {
@@ -48,11 +53,14 @@ describe('the same-origin check of a form submission', () => {
 });
 
 describe('field messages for people', () => {
-  it('come from the same rules as the API\'s errors', () => {
+  it("come from the same rules as the API's errors", () => {
     const v = validateLead(quote({ phone: '12', bedrooms: undefined, notes: 'x'.repeat(5001) }));
     if (v.ok) throw new Error('expected errors');
     const byField = Object.fromEntries(v.errors.map((e) => [fieldOf(e), { api: e.detail, person: personMessage(e, 5000) }]));
-    expect(byField.phone).toEqual({ api: 'phone must be a 10-digit U.S. phone number with an area code in service, as a string such as "(503) 555-0142"', person: 'Enter a 10-digit U.S. phone number, such as (503) 555-0142.' });
+    expect(byField.phone).toEqual({
+      api: 'phone must be a 10-digit U.S. phone number with an area code in service, as a string such as "(503) 555-0142"',
+      person: 'Enter a 10-digit U.S. phone number, such as (503) 555-0142.',
+    });
     expect(byField.bedrooms!.person).toBe('Choose the number of bedrooms.');
     expect(byField.notes!.person).toBe('Shorten this to at most 5,000 characters.');
   });

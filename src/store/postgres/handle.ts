@@ -14,8 +14,25 @@ const MIGRATION_LOCK = 7_311_204;
 // Connection failures, shutdowns and resource exhaustion (too many connections, a full disk, an
 // I/O error, no memory): the store cannot take the lead now, and nothing was stored.
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE',
-  '57P01', '57P02', '57P03', '53000', '53100', '53200', '53300', '58030', '08000', '08003', '08006', '08001', '08004',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53000',
+  '53100',
+  '53200',
+  '53300',
+  '58030',
+  '08000',
+  '08003',
+  '08006',
+  '08001',
+  '08004',
 ]);
 function isUnavailable(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
@@ -119,10 +136,14 @@ export async function openPostgresHandle(url: string): Promise<PostgresHandle> {
     const fsync = (await c.query<{ fsync: string }>('SHOW fsync')).rows[0]?.fsync;
     const commit = (await c.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]?.synchronous_commit;
     if (fsync !== 'on' || commit === 'off') {
-      throw new Error(`PostgreSQL must run with fsync=on and synchronous_commit on (found fsync=${fsync}, synchronous_commit=${commit}): otherwise an acknowledged lead can be lost`);
+      throw new Error(
+        `PostgreSQL must run with fsync=on and synchronous_commit on (found fsync=${fsync}, synchronous_commit=${commit}): otherwise an acknowledged lead can be lost`,
+      );
     }
     await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await c.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    await c.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     const applied = new Set((await c.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
     for (const m of POSTGRES_MIGRATIONS) {
       if (applied.has(m.version)) continue;

@@ -32,10 +32,24 @@ export function postgresIntake(handle: PostgresHandle, options: PostgresStoreOpt
         await c.query(
           `INSERT INTO leads (id, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          [lead.id, lead.formType, receivedAt, lead.receivedVia, JSON.stringify(lead.fields), lead.phoneE164, lead.emailNormalised, lead.fingerprint, JSON.stringify(lead.consent)],
+          [
+            lead.id,
+            lead.formType,
+            receivedAt,
+            lead.receivedVia,
+            JSON.stringify(lead.fields),
+            lead.phoneE164,
+            lead.emailNormalised,
+            lead.fingerprint,
+            JSON.stringify(lead.consent),
+          ],
         );
         if (lead.disclosure) {
-          await c.query('INSERT INTO disclosures (version, text, first_seen_at) VALUES ($1, $2, $3) ON CONFLICT (version) DO NOTHING', [lead.disclosure.version, lead.disclosure.text, receivedAt]);
+          await c.query('INSERT INTO disclosures (version, text, first_seen_at) VALUES ($1, $2, $3) ON CONFLICT (version) DO NOTHING', [
+            lead.disclosure.version,
+            lead.disclosure.text,
+            receivedAt,
+          ]);
         }
         if (claim) {
           const won = await c.query(
@@ -60,10 +74,17 @@ export function postgresIntake(handle: PostgresHandle, options: PostgresStoreOpt
     } catch (err) {
       if (!(err instanceof Lost)) throw err;
       if (err.message === 'key') {
-        const row = (await pool.query<{ request_hash: string; response: SubmitOutcome & { id: string } }>('SELECT request_hash, response FROM idempotency_keys WHERE key = $1', [claim!.key]).catch(unavailable)).rows[0]!;
+        const row = (
+          await pool
+            .query<{ request_hash: string; response: SubmitOutcome & { id: string } }>('SELECT request_hash, response FROM idempotency_keys WHERE key = $1', [
+              claim!.key,
+            ])
+            .catch(unavailable)
+        ).rows[0]!;
         return row.request_hash === claim!.requestHash ? { kind: 'replayed', receipt: row.response as never } : { kind: 'key_reused' };
       }
-      const row = (await pool.query<{ lead_id: string }>('SELECT lead_id FROM lead_fingerprints WHERE fingerprint = $1', [lead.fingerprint]).catch(unavailable)).rows[0]!;
+      const row = (await pool.query<{ lead_id: string }>('SELECT lead_id FROM lead_fingerprints WHERE fingerprint = $1', [lead.fingerprint]).catch(unavailable))
+        .rows[0]!;
       return { kind: 'duplicate', leadId: row.lead_id };
     }
   }

@@ -20,7 +20,11 @@ export function postgresRecords(handle: PostgresHandle): LeadRecords {
       leads: await count(`SELECT count(*) AS n FROM (${leads}) AS l`),
       idempotencyKeys: await count(`SELECT count(*) AS n FROM idempotency_keys WHERE lead_id IN (${leads})`),
       fingerprints: await count(`SELECT count(*) AS n FROM lead_fingerprints WHERE lead_id IN (${leads})`),
-      officeEmails: (await c.query<{ lead_id: string }>(`SELECT lead_id FROM outbox WHERE sent_at IS NOT NULL AND lead_id IN (${leads}) ORDER BY lead_id`, [match.value]).catch(unavailable)).rows.map((r) => r.lead_id),
+      officeEmails: (
+        await c
+          .query<{ lead_id: string }>(`SELECT lead_id FROM outbox WHERE sent_at IS NOT NULL AND lead_id IN (${leads}) ORDER BY lead_id`, [match.value])
+          .catch(unavailable)
+      ).rows.map((r) => r.lead_id),
     };
   }
 
@@ -30,13 +34,15 @@ export function postgresRecords(handle: PostgresHandle): LeadRecords {
       let after: [Date, string] = [new Date(0), ''];
       const range = [filter.since ?? new Date(0), filter.until ?? new Date('9999-12-31T00:00:00Z'), filter.form ?? null];
       for (;;) {
-        const { rows } = await pool.query<LeadRow>(
-          `SELECT leads.*, disclosures.text AS disclosure_text FROM leads
+        const { rows } = await pool
+          .query<LeadRow>(
+            `SELECT leads.*, disclosures.text AS disclosure_text FROM leads
            LEFT JOIN disclosures ON disclosures.version = leads.consent->>'disclosureVersion'
            WHERE (received_at, id) > ($1, $2) AND received_at >= $3 AND received_at < $4 AND ($5::text IS NULL OR form_type = $5)
            ORDER BY received_at, id LIMIT 500`,
-          [...after, ...range],
-        ).catch(unavailable);
+            [...after, ...range],
+          )
+          .catch(unavailable);
         for (const row of rows) yield rowToLead(row);
         if (rows.length < 500) return;
         after = [rows.at(-1)!.received_at, rows.at(-1)!.id];
@@ -60,13 +66,19 @@ export function postgresRecords(handle: PostgresHandle): LeadRecords {
         await c.query(`DELETE FROM idempotency_keys WHERE lead_id IN (${leads})`, [match.value]);
         await c.query(`DELETE FROM lead_fingerprints WHERE lead_id IN (${leads})`, [match.value]);
         await c.query(`DELETE FROM leads WHERE ${personColumn(match)} = $1`, [match.value]);
-        await c.query('INSERT INTO deletion_records (identifier_kind, deleted_at, lead_count) VALUES ($1, $2, $3)', [record.kind, record.deletedAt, removed.leads]);
+        await c.query('INSERT INTO deletion_records (identifier_kind, deleted_at, lead_count) VALUES ($1, $2, $3)', [
+          record.kind,
+          record.deletedAt,
+          removed.leads,
+        ]);
         return removed;
       }),
     deletionRecords: async () => {
-      const { rows } = await pool.query<{ identifier_kind: DeletionRecord['kind']; deleted_at: Date; lead_count: number }>(
-        'SELECT identifier_kind, deleted_at, lead_count FROM deletion_records ORDER BY deleted_at, id',
-      ).catch(unavailable);
+      const { rows } = await pool
+        .query<{ identifier_kind: DeletionRecord['kind']; deleted_at: Date; lead_count: number }>(
+          'SELECT identifier_kind, deleted_at, lead_count FROM deletion_records ORDER BY deleted_at, id',
+        )
+        .catch(unavailable);
       return rows.map((r) => ({ kind: r.identifier_kind, deletedAt: r.deleted_at, leads: r.lead_count }));
     },
     purgeStep: async (step) => {
@@ -74,18 +86,25 @@ export function postgresRecords(handle: PostgresHandle): LeadRecords {
       // only skips what others hold and so never waits; the second may wait for a first one, which
       // waits for nothing, so no cycle (one transaction doing both deadlocked with four openings).
       const changes = (c: pg.PoolClient) => async (sql: string, params: unknown[]) => (await c.query(sql, params)).rowCount ?? 0;
-      const expired = (table: string, column: string, key = 'id') => `DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE ${column} < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`;
+      const expired = (table: string, column: string, key = 'id') =>
+        `DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE ${column} < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`;
       const dayOld = await transaction(async (c) => {
         const run = changes(c);
         const idempotencyKeys = await run(expired('idempotency_keys', 'created_at', 'key'), [step.replayBefore, step.limit]);
         const fingerprints = await run(expired('lead_fingerprints', 'received_at', 'fingerprint'), [step.replayBefore, step.limit]);
-        await run("UPDATE leads SET fingerprint = '' WHERE id IN (SELECT id FROM leads WHERE received_at < $1 AND fingerprint <> '' LIMIT $2 FOR UPDATE SKIP LOCKED)", [step.replayBefore, step.limit]);
+        await run(
+          "UPDATE leads SET fingerprint = '' WHERE id IN (SELECT id FROM leads WHERE received_at < $1 AND fingerprint <> '' LIMIT $2 FOR UPDATE SKIP LOCKED)",
+          [step.replayBefore, step.limit],
+        );
         const deletionRecords = await run(expired('deletion_records', 'deleted_at'), [step.deletionRecordsBefore, step.limit]);
         return { idempotencyKeys, fingerprints, deletionRecords };
       });
       const pastRetention = await transaction(async (c) => {
         const run = changes(c);
-        const { rows } = await c.query<{ id: string }>('SELECT id FROM leads WHERE received_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED', [step.leadsBefore, step.limit]);
+        const { rows } = await c.query<{ id: string }>('SELECT id FROM leads WHERE received_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED', [
+          step.leadsBefore,
+          step.limit,
+        ]);
         const ids = rows.map((r) => r.id);
         const idempotencyKeys = await run('DELETE FROM idempotency_keys WHERE lead_id = ANY($1)', [ids]);
         const fingerprints = await run('DELETE FROM lead_fingerprints WHERE lead_id = ANY($1)', [ids]);

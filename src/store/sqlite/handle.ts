@@ -106,7 +106,9 @@ export function openSqliteHandle(path: string): SqliteHandle {
     const code = primaryCode(err);
     if (code === undefined || !UNAVAILABLE_CODES.has(code)) return err;
     const reason = `SQLite ${phase === 'commit' ? 'COMMIT' : 'write'} failed: ${(err as { errstr?: string }).errstr ?? (err as Error).message}`;
-    return phase === 'commit' && code === SQLITE_IOERR ? new CommitOutcomeUnknownError(reason, { cause: err }) : new StoreUnavailableError(reason, { cause: err });
+    return phase === 'commit' && code === SQLITE_IOERR
+      ? new CommitOutcomeUnknownError(reason, { cause: err })
+      : new StoreUnavailableError(reason, { cause: err });
   };
   const selectDisclosure = db.prepare('SELECT text FROM disclosures WHERE version = ?');
 

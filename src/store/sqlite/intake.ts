@@ -60,8 +60,17 @@ export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions):
     }
     const duplicate = findDuplicate.get(lead.fingerprint, since) as { id: string } | undefined;
     if (duplicate) return { kind: 'duplicate', leadId: duplicate.id };
-    insertLead.run(lead.id, lead.formType, lead.receivedAt, lead.receivedVia, JSON.stringify(lead.fields), lead.phoneE164,
-      lead.emailNormalised, lead.fingerprint, JSON.stringify(lead.consent));
+    insertLead.run(
+      lead.id,
+      lead.formType,
+      lead.receivedAt,
+      lead.receivedVia,
+      JSON.stringify(lead.fields),
+      lead.phoneE164,
+      lead.emailNormalised,
+      lead.fingerprint,
+      JSON.stringify(lead.consent),
+    );
     if (lead.disclosure) insertDisclosure.run(lead.disclosure.version, lead.disclosure.text, lead.receivedAt);
     if (options.outbox) insertNotification.run(lead.id, lead.receivedAt, lead.receivedAt);
     const receipt = receiptOf(lead);

@@ -53,9 +53,23 @@ export function sqliteOutbox(handle: SqliteHandle): Outbox {
       }),
     waitingNotifications: (limit) =>
       guard(() =>
-        (selectWaiting.all(limit) as Array<{ lead_id: string; form_type: OutboxEntry['formType']; received_at: string; attempts: number; next_attempt_at: string; last_error: string | null }>).map(
-          (r): OutboxEntry => ({ leadId: r.lead_id, formType: r.form_type, receivedAt: new Date(r.received_at), attempts: r.attempts, nextAttemptAt: new Date(r.next_attempt_at), lastError: r.last_error }),
-        ),
+        (
+          selectWaiting.all(limit) as Array<{
+            lead_id: string;
+            form_type: OutboxEntry['formType'];
+            received_at: string;
+            attempts: number;
+            next_attempt_at: string;
+            last_error: string | null;
+          }>
+        ).map((r): OutboxEntry => ({
+          leadId: r.lead_id,
+          formType: r.form_type,
+          receivedAt: new Date(r.received_at),
+          attempts: r.attempts,
+          nextAttemptAt: new Date(r.next_attempt_at),
+          lastError: r.last_error,
+        })),
       ),
   };
 }

@@ -19,7 +19,11 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
       leads: count(`SELECT count(*) AS n FROM leads WHERE ${column} = ?`),
       idempotencyKeys: count(`SELECT count(*) AS n FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${column} = ?)`),
       fingerprints: count(`SELECT count(*) AS n FROM leads WHERE ${column} = ? AND fingerprint <> ''`),
-      officeEmails: (db.prepare(`SELECT lead_id FROM outbox WHERE sent_at IS NOT NULL AND lead_id IN (SELECT id FROM leads WHERE ${column} = ?) ORDER BY lead_id`).all(match.value) as Array<{ lead_id: string }>).map((r) => r.lead_id),
+      officeEmails: (
+        db
+          .prepare(`SELECT lead_id FROM outbox WHERE sent_at IS NOT NULL AND lead_id IN (SELECT id FROM leads WHERE ${column} = ?) ORDER BY lead_id`)
+          .all(match.value) as Array<{ lead_id: string }>
+      ).map((r) => r.lead_id),
     };
   }
 
@@ -44,7 +48,11 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
           const removed = countPerson(match);
           db.prepare(`DELETE FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${personColumn(match)} = ?)`).run(match.value);
           db.prepare(`DELETE FROM leads WHERE ${personColumn(match)} = ?`).run(match.value);
-          db.prepare('INSERT INTO deletion_records (identifier_kind, deleted_at, lead_count) VALUES (?, ?, ?)').run(record.kind, record.deletedAt.toISOString(), removed.leads);
+          db.prepare('INSERT INTO deletion_records (identifier_kind, deleted_at, lead_count) VALUES (?, ?, ?)').run(
+            record.kind,
+            record.deletedAt.toISOString(),
+            removed.leads,
+          );
           return removed;
         });
         eraseFromWal();
@@ -52,21 +60,38 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
       }),
     deletionRecords: () =>
       guard(() =>
-        (db.prepare('SELECT identifier_kind, deleted_at, lead_count FROM deletion_records ORDER BY deleted_at, id').all() as Array<{ identifier_kind: DeletionRecord['kind']; deleted_at: string; lead_count: number }>)
-          .map((r) => ({ kind: r.identifier_kind, deletedAt: new Date(r.deleted_at), leads: r.lead_count })),
+        (
+          db.prepare('SELECT identifier_kind, deleted_at, lead_count FROM deletion_records ORDER BY deleted_at, id').all() as Array<{
+            identifier_kind: DeletionRecord['kind'];
+            deleted_at: string;
+            lead_count: number;
+          }>
+        ).map((r) => ({ kind: r.identifier_kind, deletedAt: new Date(r.deleted_at), leads: r.lead_count })),
       ),
     purgeStep: (step) =>
       guard(() => {
         const purged = inTransaction((): Purged => {
           const before = (d: Date) => d.toISOString();
           const changes = (sql: string, ...params: Array<string | number>) => Number(db.prepare(sql).run(...params).changes);
-          let idempotencyKeys = changes('DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? LIMIT ?)', before(step.replayBefore), step.limit);
+          let idempotencyKeys = changes(
+            'DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? LIMIT ?)',
+            before(step.replayBefore),
+            step.limit,
+          );
           // A fingerprint serves the 24-hour duplicate rule only: it is cleared from the lead afterwards.
-          const fingerprints = changes("UPDATE leads SET fingerprint = '' WHERE id IN (SELECT id FROM leads WHERE received_at < ? AND fingerprint <> '' LIMIT ?)", before(step.replayBefore), step.limit);
+          const fingerprints = changes(
+            "UPDATE leads SET fingerprint = '' WHERE id IN (SELECT id FROM leads WHERE received_at < ? AND fingerprint <> '' LIMIT ?)",
+            before(step.replayBefore),
+            step.limit,
+          );
           const old = `SELECT id FROM leads WHERE received_at < ? LIMIT ?`;
           idempotencyKeys += changes(`DELETE FROM idempotency_keys WHERE lead_id IN (${old})`, before(step.leadsBefore), step.limit);
           const leads = changes(`DELETE FROM leads WHERE id IN (${old})`, before(step.leadsBefore), step.limit);
-          const deletionRecords = changes('DELETE FROM deletion_records WHERE id IN (SELECT id FROM deletion_records WHERE deleted_at < ? LIMIT ?)', before(step.deletionRecordsBefore), step.limit);
+          const deletionRecords = changes(
+            'DELETE FROM deletion_records WHERE id IN (SELECT id FROM deletion_records WHERE deleted_at < ? LIMIT ?)',
+            before(step.deletionRecordsBefore),
+            step.limit,
+          );
           return { leads, idempotencyKeys, fingerprints, deletionRecords };
         });
         if (purged.leads > 0 || purged.fingerprints > 0) eraseFromWal();
