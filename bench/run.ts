@@ -57,11 +57,12 @@ async function startProcess(args: string[], env: Record<string, string>, logFile
   const argv = pin ? ['-c', '1', process.execPath, ...args] : args;
   const started = performance.now();
   const out = openSync(logFile, 'w');
-  const child: ChildProcess = spawn(command, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', out, 'inherit'] });
+  // Both streams: the service's start-up line for a person goes to standard error.
+  const child: ChildProcess = spawn(command, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
   closeSync(out);
   let listening: { port: number; pid: number } | undefined;
   while (!listening) {
-    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
     const line = readFileSync(logFile, 'utf8')
       .split('\n')
       .find((l) => l.includes('"msg":"listening"'));
