@@ -200,7 +200,10 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   {
     version: 5,
     name: 'deletion records keep no identifier, and their key is gone',
+    // PostgreSQL's DROP COLUMN only hides the column: its values stay in the rows until they are
+    // rewritten. Blanking them first leaves them only in dead rows, which VACUUM reclaims.
     sql: `
+      UPDATE deletion_records SET identifier_hash = '';
       ALTER TABLE deletion_records DROP COLUMN identifier_hash;
       DELETE FROM secrets WHERE name = 'deletion-records';
     `,
