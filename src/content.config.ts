@@ -1,80 +1,107 @@
 /**
  * What editors change: MDX pages under the top-level `content/`, the words of the two web forms
- * (`content/forms/`) and the company's name (`content/company.yaml`). Each is checked here, so a
- * typo fails the build with a message naming the file and the field.
+ * (`content/forms/`) and the company's facts (`content/company.yaml`). Each is checked here, so a
+ * mistake stops the build (and `npm run dev`) with a message naming the file, the field, the rule
+ * and what was found, in words (`src/content-rules.ts`).
  */
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
+import { toE164UsPhone } from './leads/phone.ts';
+import { date, list, rule, text } from './content-rules.ts';
 
 /** A place in the main navigation; leave it out to keep a page out of it. */
-const Nav = z.strictObject({ label: z.string().min(2).max(24), order: z.number().int().min(0) });
+const Nav = z.strictObject({
+  label: text('a menu label', 2, 24),
+  order: z
+    .number({ error: rule('a whole number such as 1 (the place in the menu)') })
+    .int()
+    .min(0),
+});
 
 const pages = defineCollection({
   loader: glob({ base: './content', pattern: ['**/*.mdx', '!forms/**'] }),
   schema: z.strictObject({
     /** The page's title, shown as its heading and in the browser tab. */
-    title: z.string().min(3).max(80),
+    title: text('a title', 3, 80),
     /** One or two sentences for search results and link previews. */
-    description: z.string().min(20).max(200),
+    description: text('a description', 20, 200),
     /** When the text last changed in substance (YYYY-MM-DD). */
-    updated: z.coerce.date(),
+    updated: date,
     nav: Nav.optional(),
   }),
 });
 
 /** A choice offered in a form's list: the words people read and the value sent (the API's fields are free text). */
-const Choice = z.string().trim().min(2).max(100);
+const Choice = text('a choice', 2, 100);
+
+/** A field's label, and the hint under it. */
+const Field = z.strictObject({ label: text('a label', 2, 60), hint: text('a hint', 5, 200).optional() });
+/** The words of each field of a form, by the field's API name: every one is needed. */
+const fields = <K extends string>(names: readonly K[]) => z.strictObject(Object.fromEntries(names.map((n) => [n, Field])) as Record<K, typeof Field>);
 
 const formWords = {
-  title: z.string().min(3).max(80),
-  description: z.string().min(20).max(200),
+  title: text('a title', 3, 80),
+  description: text('a description', 20, 200),
   nav: Nav,
   /** The submit button's label. */
-  submit: z.string().min(2).max(40),
-  /** What happens next: shown with the reference once the request is received. */
-  next: z.string().min(20).max(600),
+  submit: text('a button label', 2, 40),
+  /** The page's heading once the request is received. */
+  received: text('a heading', 3, 60),
+  /** What happens next: shown once the request is received. */
+  next: text('a sentence or two', 20, 600),
 };
 
-const forms = defineCollection({
-  loader: glob({ base: './content/forms', pattern: '*.mdx' }),
-  schema: z.union([
-    z.strictObject({
-      ...formWords,
-      /** The cleanings offered; the quote form's list, also published to agents. */
-      services: z.array(Choice.max(100)).min(1).max(30),
-      /**
-       * The consent disclosure beside the checkbox. It must name the company (`{company}`) and say
-       * that it may call, text and e-mail; the form adds the link to /privacy after it.
-       */
-      consent: z
-        .string()
-        .min(40)
-        .max(800)
-        .refine((s) => s.includes('{company}'), 'consent must name the company: write {company} where its name goes')
-        .refine((s) => /\bcall/i.test(s) && /\btext/i.test(s) && /e-?mail/i.test(s), 'consent must say that the company may call, text and e-mail')
-        .refine((s) => /not a condition/i.test(s), 'consent must say that it is not a condition of buying anything'),
-    }),
-    z.strictObject({
-      ...formWords,
-      /** The subjects a message can be about; the contact form's list. */
-      topics: z.array(Choice.max(200)).min(1).max(30),
-    }),
-  ]),
-});
+/** Each form's words in a collection of its own, so that a mistake is reported against that form's own rules. */
+const formCollection = <S extends z.ZodType>(entry: string, schema: S) =>
+  defineCollection({ loader: glob({ base: './content/forms', pattern: `${entry}.mdx` }), schema });
+
+const quoteForm = formCollection(
+  'quote',
+  z.strictObject({
+    ...formWords,
+    fields: fields(['name', 'phone', 'email', 'bedrooms', 'bathrooms', 'service', 'notes']),
+    /** The cleanings offered; the quote form's list, also published to agents. */
+    services: list('cleanings', Choice, 1, 30),
+    /**
+     * The consent disclosure beside the checkbox. It must name the company (`{company}`) and say
+     * that it may call, text and e-mail; the form adds the link to /privacy after it.
+     */
+    consent: text('a consent text', 40, 800)
+      .refine((s) => s.includes('{company}'), 'must name the company: write {company} where its name goes')
+      .refine((s) => /\bcall/i.test(s) && /\btext/i.test(s) && /e-?mail/i.test(s), 'must say that the company may call, text and e-mail')
+      .refine((s) => /not a condition/i.test(s), 'must say that it is not a condition of buying anything'),
+  }),
+);
+
+const contactForm = formCollection(
+  'contact',
+  z.strictObject({
+    ...formWords,
+    fields: fields(['name', 'phone', 'email', 'helpWith', 'message']),
+    /** The subjects a message can be about; the contact form's list. */
+    topics: list('topics', Choice, 1, 30),
+  }),
+);
 
 const company = defineCollection({
   loader: file('content/company.yaml'),
   schema: z.strictObject({
     /** The company's name, as forms, disclosures and pages write it. */
-    name: z.string().min(2).max(80),
-    /** Where it works, in words. */
-    area: z.string().min(5).max(120),
+    name: text('a name', 2, 80),
+    /** The office's phone, as customers read it: every page shows it, as a link that calls it. */
+    phone: text('a phone number', 10, 20).refine((s) => toE164UsPhone(s) !== undefined, 'must be a 10-digit U.S. phone number, such as (503) 555-0100'),
+    /** The office's e-mail address, for customers. */
+    email: z.email({ error: rule('an e-mail address, such as office@example.com') }),
+    /** When the office answers the phone, a line each. */
+    hours: list('lines of opening hours', text('a line of opening hours', 5, 60), 1, 7),
+    /** The cities the company cleans in. */
+    cities: list('cities', text('a city', 2, 60), 1, 6),
     /** The office's time zone (an IANA name): the office's e-mail gives each lead's receipt time in it. */
     timeZone: z
-      .string()
-      .refine((s) => Intl.supportedValuesOf('timeZone').includes(s) || s === 'UTC', 'timeZone must be an IANA time zone, such as America/Los_Angeles'),
+      .string({ error: rule('a time zone, such as America/Los_Angeles') })
+      .refine((s) => Intl.supportedValuesOf('timeZone').includes(s) || s === 'UTC', 'must be an IANA time zone, such as America/Los_Angeles'),
   }),
 });
 
-export const collections = { pages, forms, company };
+export const collections = { pages, quoteForm, contactForm, company };

@@ -5,6 +5,7 @@
 import { CONSENT_CLOCK_SKEW_MS } from './leads/schema.ts';
 import { DELETION_RECORD_DAYS } from './leads/retention.ts';
 import { REPLAY_WINDOW_HOURS } from './leads/store.ts';
+import { REFERENCE_PATTERN } from './leads/reference.ts';
 
 export const SERVICE_NAME = 'Lead Intake API';
 export const API_VERSION = '1.0.0';
@@ -61,6 +62,7 @@ export const FACTS = {
   statusPath: API_PATHS.status,
   leadsPath: API_PATHS.leads,
   deprecatedLeadsPath: API_PATHS.deprecatedLeads,
+  referencePattern: REFERENCE_PATTERN.source,
 } as const satisfies Record<string, string>;
 export type FactName = keyof typeof FACTS;
 

@@ -2,6 +2,7 @@
 import { getCollection, getEntry } from 'astro:content';
 import { getConfig } from './config.ts';
 import { serviceLinks } from './facts.ts';
+import { toE164UsPhone } from './leads/phone.ts';
 import { WEB_FORMS } from './web-forms/forms.ts';
 
 /** The public origin (`SITE_URL`) the pages link with: read when asked, not when this module loads. */
@@ -11,10 +12,26 @@ export const siteUrl = (): string => getConfig().siteUrl;
 export const links = () => serviceLinks(siteUrl());
 
 /** The company, as `content/company.yaml` describes it. */
-export async function company(): Promise<{ name: string; area: string; timeZone: string }> {
+export interface Company {
+  name: string;
+  /** The office's phone as people read it (never broken over two lines), and as a `tel:` link dials it (E.164). */
+  phone: string;
+  tel: string;
+  email: string;
+  hours: string[];
+  cities: string[];
+  /** The cities in a sentence: "Portland, Oregon and Vancouver, Washington". */
+  area: string;
+  timeZone: string;
+}
+
+/** The company, as `content/company.yaml` describes it (checked by `src/content.config.ts`). */
+export async function company(): Promise<Company> {
   const entry = await getEntry('company', 'company');
   if (!entry) throw new Error('content/company.yaml must have a `company` entry');
-  return entry.data;
+  const data = entry.data;
+  const phone = data.phone.replaceAll(' ', '\u00a0').replaceAll('-', '\u2011');
+  return { ...data, phone, tel: `tel:${toE164UsPhone(data.phone)}`, area: new Intl.ListFormat('en-US', { type: 'conjunction' }).format(data.cities) };
 }
 
 /** The company's name, as `content/company.yaml` says. */
@@ -27,16 +44,14 @@ export function pagePath(id: string): string {
   return id === 'index' ? '/' : `/${id}`;
 }
 
-/** Navigation: the content pages and the web forms that ask for a place, in their order, then the generated ones. */
+/**
+ * The main navigation, for customers: the content pages and the web forms that ask for a place, in
+ * their order. The developers' pages are in the footer, under "For developers and agents".
+ */
 export async function navigation(): Promise<Array<{ href: string; label: string }>> {
-  const formPath = (id: string) => Object.values(WEB_FORMS).find((f) => f.entry === id)!.path;
-  const entries = [
-    ...(await getCollection('pages')).flatMap((p) => (p.data.nav ? [{ href: pagePath(p.id), ...p.data.nav }] : [])),
-    ...(await getCollection('forms')).map((f) => ({ href: formPath(f.id), ...f.data.nav })),
-  ].sort((a, b) => a.order - b.order);
-  return [
-    ...entries.map(({ href, label }) => ({ href, label })),
-    { href: '/developers/errors', label: 'Errors' },
-    { href: '/api-docs', label: 'API reference' },
-  ];
+  const forms = await Promise.all(Object.values(WEB_FORMS).map(async (f) => ({ href: f.path, ...(await getEntry(f.collection, f.entry))!.data.nav })));
+  const entries = [...(await getCollection('pages')).flatMap((p) => (p.data.nav ? [{ href: pagePath(p.id), ...p.data.nav }] : [])), ...forms].sort(
+    (a, b) => a.order - b.order,
+  );
+  return entries.map(({ href, label }) => ({ href, label }));
 }

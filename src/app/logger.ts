@@ -21,16 +21,27 @@ function isoTimeOncePerMs(): () => string {
   };
 }
 
+/** How many causes deep an error is logged (a cycle of causes ends there too). */
+const MAX_CAUSES = 5;
+
 /**
  * How an error appears in the log, decided here once (as Fastify registers pino's error serializer
- * once): every call logs `{ err }`. Its name, message, code and stack, and nothing else: a database
- * driver's error carries more enumerable fields (PostgreSQL's `detail` quotes the values of a row),
- * which could be a customer's details.
+ * once): every call logs `{ err }`. Its name, message, code and stack, and its `cause` in the same
+ * shape (the driver's error under a `StoreUnavailableError`), and nothing else: a database driver's
+ * error carries more enumerable fields (PostgreSQL's `detail` quotes the values of a row, a query
+ * error its parameters), which could be a customer's details. (Not pino's `errWithCause`: it
+ * copies every enumerable field of each error.)
  */
-function errorFields(err: unknown): Record<string, unknown> {
+function errorFields(err: unknown, depth = 0): Record<string, unknown> {
   if (!(err instanceof Error)) return { message: String(err) };
   const code = (err as { code?: unknown }).code;
-  return { name: err.name, message: err.message, ...((typeof code === 'string' || typeof code === 'number') && { code }), stack: err.stack };
+  return {
+    name: err.name,
+    message: err.message,
+    ...((typeof code === 'string' || typeof code === 'number') && { code }),
+    stack: err.stack,
+    ...(err.cause !== undefined && depth < MAX_CAUSES && { cause: errorFields(err.cause, depth + 1) }),
+  };
 }
 
 /** The process's logger, writing JSON lines to `destination` (standard output by default). */
@@ -40,7 +51,7 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
       level,
       base: undefined,
       timestamp: isoTimeOncePerMs(),
-      serializers: { err: errorFields },
+      serializers: { err: (err: unknown) => errorFields(err) },
       // Belt and braces: if lead data (or the SMTP credentials) ever reaches a log call, it is censored, not written. (Not
       // `*.name` or `*.message`: those would also hide the name and message of every logged error.)
       redact: {

@@ -3,10 +3,12 @@
  * once per process on first use, inside Astro's bundle. The middleware hands them to every
  * on-demand route as `locals.services`, under `astro dev`, under our server and under any other
  * adapter alike; our server asks for them at start-up so that a bad configuration stops the start.
+ * The store itself is handed to nobody: each consumer gets an object of its role's methods alone
+ * (`role` in `context.ts`), the routes the intake, the server's jobs theirs (`jobRoles`).
  */
 import { ConfigError, getConfig } from '../config.ts';
-import type { LeadStore } from '../leads/store.ts';
-import type { AppServices } from './context.ts';
+import type { LeadRecords, LeadStore, Outbox } from '../leads/store.ts';
+import { role, storeRoles, type AppServices } from './context.ts';
 import { aliasHeaders, checkSunsetNotice } from '../http/deprecation.ts';
 import { createLimiter } from '../limiter/index.ts';
 import { createLogger } from './logger.ts';
@@ -15,10 +17,18 @@ import { publishedOffer } from '../web-forms/words.ts';
 
 /** The services, and how to close what they hold open. */
 export interface Services extends AppServices {
-  /** The whole store, for the server's background work, which takes its roles from it. */
-  store: LeadStore;
+  /** Which store keeps the leads, for the server's start-up line. */
+  storeKind: LeadStore['kind'];
   /** Closes the store and the limiter; later calls return the same promise. */
   close(): Promise<void>;
+}
+
+/** The store's roles for the server's background work, each an object of its methods alone. */
+export interface JobRoles {
+  /** The retention job's: one purge step. */
+  purge: Pick<LeadRecords, 'purgeStep'>;
+  /** The office's e-mail job's. */
+  outbox: Outbox;
 }
 
 /** A reason not to start that the operator can act on, worded for them. */
@@ -26,10 +36,9 @@ export class StartupError extends Error {
   override name = 'StartupError';
 }
 
-let opening: Promise<Services> | undefined;
+let opening: Promise<{ services: Services; jobs: JobRoles }> | undefined;
 
-/** The process's services, opened on the first call. A failed opening is retried by the next call. */
-export function services(): Promise<Services> {
+function opened(): Promise<{ services: Services; jobs: JobRoles }> {
   opening ??= open().catch((err: unknown) => {
     opening = undefined;
     throw err;
@@ -37,14 +46,25 @@ export function services(): Promise<Services> {
   return opening;
 }
 
-async function open(): Promise<Services> {
+/** The process's services, opened on the first call. A failed opening is retried by the next call. */
+export async function services(): Promise<Services> {
+  return (await opened()).services;
+}
+
+/** The roles of the server's background work, on the services' one store (opened if need be). Not for routes. */
+export async function jobRoles(): Promise<JobRoles> {
+  return (await opened()).jobs;
+}
+
+async function open(): Promise<{ services: Services; jobs: JobRoles }> {
   const config = getConfig();
   const logger = createLogger(config.logLevel);
   const store = await createLeadStore(config).catch((err: unknown) => {
     if (err instanceof ConfigError) throw err;
     throw new StartupError(`Cannot open the lead store named by DATABASE_URL: ${(err as Error).message}`, { cause: err });
   });
-  const sunset = await checkSunsetNotice(config, store, new Date()).catch(async (err: unknown) => {
+  const roles = storeRoles(store);
+  const sunset = await checkSunsetNotice(config, roles.keys, new Date()).catch(async (err: unknown) => {
     await store.close();
     throw err;
   });
@@ -52,22 +72,24 @@ async function open(): Promise<Services> {
     await store.close();
     throw new StartupError(sunset);
   }
-  const formTokenKey = await store.secret('web-form-token').catch(async (err: unknown) => {
+  const formTokenKey = await roles.keys.secret('web-form-token').catch(async (err: unknown) => {
     await store.close();
     throw err;
   });
   const offer = await publishedOffer();
   const limits = createLimiter(config);
   let closing: Promise<void> | undefined;
-  return Object.freeze({
+  const services: Services = Object.freeze({
     config,
     logger,
-    store,
-    intake: store,
+    intake: roles.intake,
     limiter: limits.limiter,
     aliasHeaders: aliasHeaders(config),
     formTokenKey,
     offer,
+    storeKind: store.kind,
     close: () => (closing ??= Promise.all([store.close(), limits.close()]).then(() => undefined)),
   });
+  const jobs: JobRoles = Object.freeze({ purge: role<JobRoles['purge']>(store, { purgeStep: true }), outbox: roles.outbox });
+  return { services, jobs };
 }

@@ -13,6 +13,7 @@ import type { LeadFilter, LeadRecords } from '../leads/store.ts';
 export function leadLine(lead: LeadRecord): string {
   return JSON.stringify({
     id: lead.id,
+    reference: lead.reference,
     formType: lead.formType,
     receivedAt: lead.receivedAt,
     receivedVia: lead.receivedVia,
@@ -26,7 +27,7 @@ export function leadLine(lead: LeadRecord): string {
 
 /** The CSV's columns: a header for people, and where each value comes from. */
 const COLUMNS: ReadonlyArray<[string, (lead: LeadRecord) => unknown]> = [
-  ['Reference', (l) => l.id],
+  ['Reference', (l) => l.reference],
   ['Received at (UTC)', (l) => l.receivedAt],
   ['Form', (l) => (l.formType === 'quote' ? 'quote request' : 'contact message')],
   ['Channel', (l) => l.consent.channel],
@@ -44,6 +45,7 @@ const COLUMNS: ReadonlyArray<[string, (lead: LeadRecord) => unknown]> = [
   ['Consent time', (l) => l.consent.consentTimestamp],
   ['Page', (l) => l.consent.pageUrl],
   ['Consent wording version', (l) => l.consent.disclosureVersion],
+  ['Lead id', (l) => l.id],
 ];
 
 /**

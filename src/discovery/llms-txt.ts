@@ -41,7 +41,7 @@ export function llmsTxt(doc: Record<string, any>, offer: Offer): string {
     `- \`helpWith\`: ${guidance.helpWith} The topics: ${quoted(offer.contactTopics)}.`,
     "- Every field's exact rule (lengths, patterns, required fields) is in the OpenAPI description; a refusal names each field and what it expects.",
     '',
-    'Success is `201 Created` with `{"id": "…", "formType": "quote", "status": "received", "receivedAt": "…"}`, sent only once the lead is stored.',
+    'Success is `201 Created` with `{"id": "…", "reference": "Q-7K3M-4P", "formType": "quote", "status": "received", "receivedAt": "…"}`, sent only once the lead is stored. Give the customer the `reference`: it is what they quote when they call or write to the office about this request.',
     `Rate limit: ${FACTS.rateLimit} submissions per ${FACTS.rateLimitWindowSeconds} seconds per client (\`RateLimit-Policy: ${RATE_LIMIT_POLICY}\`); after a 429, wait \`Retry-After\` seconds.`,
     'Errors are RFC 9457 problem documents (`application/problem+json`) with a stable `code` and a one-sentence `resolution`:',
     '',

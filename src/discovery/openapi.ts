@@ -28,9 +28,10 @@ export const SPEC_PATH = resolve('spec/openapi.yaml');
 /** The origin the source's examples are written with, replaced by `SITE_URL` when bundling. */
 const SOURCE_ORIGIN = 'http://localhost:4321';
 
-/** The request id and lead id the examples show. */
+/** The request id, lead id and reference the examples show. */
 const EXAMPLE_REQUEST_ID = '6f1c1f7e-2a53-4c47-9d0e-6a4f3b0c2d11';
 const EXAMPLE_LEAD_ID = '3f2a9c1e-8b4d-4e6f-9a1b-2c3d4e5f6a7b';
+const EXAMPLE_REFERENCE = 'Q-4TWD-8N';
 
 /** Runs the project's Redocly CLI with telemetry off. */
 export function redocly(args: string[]): void {
@@ -63,7 +64,7 @@ function problemExample(code: ProblemCode, quoteExample: Json): Json {
       : code === 'validation_failed'
         ? { errors: errorsOf({ ...quoteExample, email: 'jane.doe@example', bedrooms: undefined }) }
         : code === 'duplicate_submission'
-          ? { leadId: EXAMPLE_LEAD_ID }
+          ? { leadId: EXAMPLE_LEAD_ID, reference: EXAMPLE_REFERENCE }
           : {};
   return problemDocument(new Problem(code, PROBLEMS[code].description, extra), { siteUrl: SOURCE_ORIGIN, requestId: EXAMPLE_REQUEST_ID });
 }

@@ -4,6 +4,8 @@
  * serves it inside `<noscript>` beside Redoc, so that a client without JavaScript (a text browser,
  * an agent reading the HTML) reads the whole reference.
  */
+import { plural } from '../lib/text.ts';
+
 type Json = Record<string, any>;
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -39,9 +41,8 @@ function rule(schema: Json): string {
   const parts: string[] = [escape(Array.isArray(schema.type) ? schema.type.join(' or ') : String(schema.type ?? 'any'))];
   if (schema.const !== undefined) parts.push(`exactly <code>${escape(JSON.stringify(schema.const))}</code>`);
   if (schema.enum) parts.push(`one of ${schema.enum.map((v: unknown) => `<code>${escape(JSON.stringify(v))}</code>`).join(', ')}`);
-  const characters = (n: number) => `${n} character${n === 1 ? '' : 's'}`;
-  if (schema.minLength !== undefined) parts.push(`at least ${characters(schema.minLength)}`);
-  if (schema.maxLength !== undefined) parts.push(`at most ${characters(schema.maxLength)}`);
+  if (schema.minLength !== undefined) parts.push(`at least ${plural(schema.minLength, 'character')}`);
+  if (schema.maxLength !== undefined) parts.push(`at most ${plural(schema.maxLength, 'character')}`);
   if (schema.format) parts.push(`format ${escape(schema.format)}`);
   if (schema.pattern) parts.push(`matches <code>${escape(schema.pattern)}</code>`);
   return parts.join('; ');

@@ -62,10 +62,8 @@ export async function guardFormSubmission(request: Request, locals: ApiContext):
   // A refused client learns that first, as on the API; a person within the budget whose answers
   // are fine reads the same in the form (the action reports the budget).
   const limited = () => refuse('rate_limited', outcomeMessage({ kind: 'rate_limited', retryAfterSeconds: budget.resetSeconds }, { next: '' }));
-  if (!sameOrigin(request.headers, services.config.siteUrl)) {
-    services.logger.info({ reqId: info.id, path: new URL(request.url).pathname }, 'web form submission from another site refused');
-    return budget.allowed ? refuse('forbidden', REFUSALS.forbidden) : limited();
-  }
+  // A refusal writes no line of its own: the request's one log line (its path and status) says it.
+  if (!sameOrigin(request.headers, services.config.siteUrl)) return budget.allowed ? refuse('forbidden', REFUSALS.forbidden) : limited();
   const problem = await formBodyProblem(request);
   if (problem) return budget.allowed ? refuse(problem, REFUSALS[problem]) : limited();
   return { passed: true, budget };

@@ -89,7 +89,10 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
     case 'key_reused':
       throw new Problem('idempotency_key_reused', `This Idempotency-Key was used in the last ${REPLAY_WINDOW_TEXT} with a different body.`);
     case 'duplicate':
-      throw new Problem('duplicate_submission', `The same lead was already accepted in the last ${REPLAY_WINDOW_TEXT}.`, { leadId: outcome.leadId });
+      throw new Problem('duplicate_submission', `The same lead was already accepted in the last ${REPLAY_WINDOW_TEXT}.`, {
+        leadId: outcome.leadId,
+        reference: outcome.reference,
+      });
     case 'unavailable':
       throw unavailable(outcome.maybeStored, outcome.cause, ctx);
     case 'held':

@@ -89,6 +89,9 @@ export function startOfficeMail(deps: OfficeMailDeps, timing: OfficeMailTiming =
         failures++;
         const error = sendFailure(err);
         const retryAt = new Date(Date.now() + retryDelay(attempts + 1, timing));
+        // The one line that logs no `{ err }`: a mail server's reply, which Nodemailer puts in the
+        // error's message, may quote the subject (the customer's name) or an address. `error` is
+        // its summary without them (`sendFailure`), the same the outbox records.
         logger.warn({ leadId: lead.id, attempt: attempts + 1, error, retryAt: retryAt.toISOString() }, 'office e-mail failed; it will be tried again');
         // If this fails too, the claim expires and the notification is tried again all the same.
         await store

@@ -33,7 +33,7 @@ export const FIELDS = {
   },
   consentTimestamp: { expects: 'an ISO 8601 UTC date-time, as a string such as "2026-11-22T17:03:00Z"', ask: 'Send the form from this page.' },
   pageUrl: { expects: 'an absolute http or https URL, as a string such as "https://www.example-cleaning.com/quote"', ask: 'Send the form from this page.' },
-  helpWith: { expects: 'what the message is about, as a string such as "Rescheduling a visit"', ask: 'Choose or type what you need help with.' },
+  helpWith: { expects: 'what the message is about, as a string such as "Rescheduling a visit"', ask: 'Choose what your message is about.' },
   message: { expects: 'the message itself, as a string such as "Could the visit move to Monday?"', ask: 'Write your message.' },
 } as const satisfies Record<string, FieldWords>;
 
@@ -47,12 +47,21 @@ export function fieldOf(error: Pick<FieldError, 'pointer'>): FieldName | undefin
   return isField(name) ? name : undefined;
 }
 
-/** A field problem as a person should read it, beside the field on the web form. */
-export function personMessage(error: FieldError, maxLength?: number): string {
+/**
+ * A field problem as a person should read it, beside the field on the web form; a value too long
+ * says how long it is and the most it may be (`sent`), and that nothing was cut.
+ */
+export function personMessage(error: FieldError, sent: { maxLength?: number; length?: number } = {}): string {
   const field = fieldOf(error);
+  const count = (n: number) => n.toLocaleString('en-US');
   switch (error.code) {
-    case 'too_long':
-      return `Shorten this to at most ${maxLength?.toLocaleString('en-US') ?? 'the allowed number of'} characters.`;
+    case 'too_long': {
+      const most =
+        sent.maxLength === undefined
+          ? ''
+          : ` The most is ${count(sent.maxLength)} characters${sent.length === undefined ? '' : `, and this is ${count(sent.length)}`}.`;
+      return `This is too long.${most} Please shorten it: nothing was cut.`;
+    }
     case 'unknown_field':
       return 'This form does not take this field; send the form from this page.';
     default:

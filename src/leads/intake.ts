@@ -33,7 +33,7 @@ export type IntakeOutcome =
   | { kind: 'created'; receipt: Receipt }
   | { kind: 'replayed'; receipt: Receipt }
   | { kind: 'key_reused' }
-  | { kind: 'duplicate'; leadId: string }
+  | { kind: 'duplicate'; leadId: string; reference: string }
   /** The store could not take it; `maybeStored` when the commit's outcome is unknown. */
   | { kind: 'unavailable'; maybeStored: boolean; cause: StoreUnavailableError };
 

@@ -2,6 +2,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ValidLead } from './validate.ts';
 import type { FormType } from './schema.ts';
+import { newReference } from './reference.ts';
 
 /** How a lead reached the company: the public API, or the company's own web form on this site. */
 export type Channel = 'api' | 'web-form';
@@ -32,6 +33,8 @@ export interface ConsentEvidence {
 /** A lead as stored: the validated fields as sent, normalised contact details, and consent evidence. */
 export interface LeadRecord {
   id: string;
+  /** The short reference people read out (`Q-7K3M-2P`): unique, made by `newReference`. */
+  reference: string;
   formType: FormType;
   receivedAt: string;
   /** The path it came by: `/api/v1/leads` or the deprecated `/api/leads`. */
@@ -95,7 +98,7 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta): LeadRecord 
   const { phone, email } = lead.data;
   const emailNormalised = email.toLowerCase();
   const receivedAt = meta.now.toISOString();
-  const base = { id: randomUUID(), receivedAt, receivedVia: meta.receivedVia, phoneE164: phone.e164, emailNormalised };
+  const base = { id: randomUUID(), reference: newReference(lead.formType), receivedAt, receivedVia: meta.receivedVia, phoneE164: phone.e164, emailNormalised };
   const evidence = {
     channel: meta.channel,
     disclosureVersion: meta.disclosure?.version ?? null,
@@ -158,6 +161,7 @@ export function requestHash(body: unknown): string {
 /** The body of a 201: what the caller learns of the stored lead. */
 export interface Receipt {
   id: string;
+  reference: string;
   formType: FormType;
   status: 'received';
   receivedAt: string;
@@ -165,5 +169,5 @@ export interface Receipt {
 
 /** The 201 body of a stored lead. */
 export function receiptOf(lead: LeadRecord): Receipt {
-  return { id: lead.id, formType: lead.formType, status: 'received', receivedAt: lead.receivedAt };
+  return { id: lead.id, reference: lead.reference, formType: lead.formType, status: 'received', receivedAt: lead.receivedAt };
 }

@@ -18,7 +18,10 @@ export interface IdempotencyClaim {
 
 /** What storing one submission came to. */
 export type SubmitOutcome =
-  { kind: 'created'; receipt: Receipt } | { kind: 'replayed'; receipt: Receipt } | { kind: 'key_reused' } | { kind: 'duplicate'; leadId: string };
+  | { kind: 'created'; receipt: Receipt }
+  | { kind: 'replayed'; receipt: Receipt }
+  | { kind: 'key_reused' }
+  | { kind: 'duplicate'; leadId: string; reference: string };
 
 /**
  * Thrown when the store cannot be reached, is busy beyond its timeout, or cannot write (a full
@@ -129,7 +132,8 @@ export interface OutboxStatus {
  * Taking in leads: `submit` checks the idempotency key, then duplicates (both within
  * `REPLAY_WINDOW_MS` of the lead's receipt), then inserts (the lead, and its notification when the
  * office is told of new leads), as one atomic step, and resolves only after the insert is
- * committed to stable storage.
+ * committed to stable storage. A lead whose reference another lead already has is stored under a
+ * fresh one (`newReference`), and its receipt says which.
  */
 export interface LeadIntake {
   submit(lead: LeadRecord, claim: IdempotencyClaim | undefined): Promise<SubmitOutcome>;

@@ -1,6 +1,6 @@
 /**
  * The office's e-mail about one new lead: who, what they asked for, how to reach them, when it
- * came and its reference. Plain text. Every value that reaches a header (the subject, the Reply-To
+ * came and its short reference (in the subject too, so that the office finds it by searching). Plain text. Every value that reaches a header (the subject, the Reply-To
  * name) is reduced to one line of printable text first, so that no field, however it was stored,
  * can add a header, and is then written so that the office's mail client shows exactly that text
  * (`literalHeaderText`); Nodemailer encodes the rest.
@@ -140,6 +140,7 @@ export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): O
 
   const text = [
     `${what} from ${name}, received ${received}.`,
+    `Reference: ${lead.reference} (the customer was given it, and may quote it)`,
     '',
     ...rows,
     '',
@@ -147,7 +148,7 @@ export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): O
     consentLine,
     `Came by: ${cameBy}`,
     `Received: ${lead.receivedAt} (UTC)`,
-    `Reference: ${lead.id}`,
+    `Lead id: ${lead.id}`,
     '',
     canReply
       ? 'Reply to this e-mail to write to the customer.'
@@ -158,12 +159,13 @@ export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): O
   return {
     from: { name: oneLine(settings.from.name, 100) || settings.company.name, address: settings.from.address },
     to: [...settings.to],
-    // Nodemailer puts a display name of printable ASCII, as these encoded words are, in quotes.
-    // Most mail clients (and mailparser) decode encoded words there too, against RFC 2047 §5 (it
-    // is how a typed one was shown decoded), and so show the name as typed; a client that keeps
-    // to the RFC shows the encoded words themselves, never another name.
+    // Nodemailer puts a display name of printable ASCII, as these encoded words are, in quotes,
+    // and has no way to send it unquoted. Most mail clients (and mailparser) decode encoded words
+    // there too, against RFC 2047 §5 (it is how a typed one was shown decoded), and so show the
+    // name as typed; a client that keeps to the RFC shows the encoded words themselves, never
+    // another name.
     ...(canReply && { replyTo: { name: literalHeaderText(name), address } }),
-    subject: literalHeaderText(oneLine(`${what} from ${name}`, 150)),
+    subject: literalHeaderText(oneLine(`${what} ${lead.reference} from ${name}`, 150)),
     text,
     messageId: `<lead-${lead.id}@${new URL(settings.siteUrl).hostname}>`,
     // A machine's message (RFC 3834): vacation and other automatic replies are not sent to the customer.

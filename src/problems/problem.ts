@@ -14,16 +14,18 @@ export interface ProblemDocument {
   /** Backward-compatible copy of `detail` for the company's existing forms. */
   error: string;
   errors?: FieldError[];
+  /** On a 409: the lead that was accepted first, by its id and its short reference. */
   leadId?: string;
+  reference?: string;
 }
 
 /** A known failure, thrown or returned by a handler and turned into a problem response. */
 export class Problem extends Error {
   readonly code: ProblemCode;
   readonly detail: string;
-  readonly extra: Pick<ProblemDocument, 'errors' | 'leadId'>;
+  readonly extra: Pick<ProblemDocument, 'errors' | 'leadId' | 'reference'>;
   readonly headers: Record<string, string>;
-  constructor(code: ProblemCode, detail?: string, extra: Pick<ProblemDocument, 'errors' | 'leadId'> = {}, headers: Record<string, string> = {}) {
+  constructor(code: ProblemCode, detail?: string, extra: Pick<ProblemDocument, 'errors' | 'leadId' | 'reference'> = {}, headers: Record<string, string> = {}) {
     // A problem is an answer, not a fault: no stack trace is captured (the largest cost of a 429).
     // Nothing between the two assignments can throw, so the limit is always restored.
     const message = detail ?? PROBLEMS[code].title;

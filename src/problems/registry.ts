@@ -78,7 +78,7 @@ export const PROBLEMS = {
   duplicate_submission: {
     status: 409,
     title: 'Duplicate submission',
-    description: `The same lead (same form, same contact details and content) was already accepted in the last ${REPLAY_WINDOW_TEXT}. leadId names the lead that was accepted.`,
+    description: `The same lead (same form, same contact details and content) was already accepted in the last ${REPLAY_WINDOW_TEXT}. leadId and reference name the lead that was accepted.`,
     resolution: 'Do nothing more: the earlier submission was received and the company will contact the customer.',
   },
   not_found: {

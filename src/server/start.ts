@@ -13,9 +13,10 @@ import { securityHeaders } from '../http/security-headers.ts';
 import { backupInWorker, startBackups } from '../jobs/backups.ts';
 import { startOfficeMail, type OfficeMailJob } from '../jobs/office-mail.ts';
 import { startPurges } from '../jobs/purge.ts';
+import { plural } from '../lib/text.ts';
 import { officeMessage } from '../mail/office-message.ts';
 import { smtpMailer } from '../mail/smtp.ts';
-import { services, StartupError, type Services } from '../app/services.ts';
+import { jobRoles, services, StartupError, type Services } from '../app/services.ts';
 import { createAppServer, type AstroHandler } from './app-server.ts';
 import { loadStaticFiles } from './static-files.ts';
 
@@ -40,7 +41,9 @@ export async function start(): Promise<void> {
     if (err instanceof ConfigError || err instanceof StartupError) fail(err.message);
     throw err;
   }
-  const { config, logger, store } = opened;
+  const { config, logger } = opened;
+  // Each job gets its role of the store, an object of those methods alone.
+  const jobs = await jobRoles();
   const security = securityHeaders(config);
   const { server, stop } = createAppServer({
     services: opened,
@@ -54,7 +57,7 @@ export async function start(): Promise<void> {
 
   // Background work of the server process: purges past retention (at start-up, then daily), the office's
   // e-mail about each new lead when SMTP_URL is set, and backups of the SQLite store when BACKUP_DIR is.
-  const purges = startPurges(opened);
+  const purges = startPurges({ store: jobs.purge, config, logger });
   const backups =
     config.backups && config.database.kind === 'sqlite'
       ? startBackups({ settings: config.backups, logger, backup: backupInWorker(BACKUP_WORKER, config.database.path) })
@@ -64,7 +67,7 @@ export async function start(): Promise<void> {
     const { company } = await import('../site.ts');
     const { name, timeZone } = await company();
     const settings = { from: config.mail.from, to: config.mail.office, siteUrl: config.siteUrl, company: { name, timeZone } };
-    officeMail = startOfficeMail({ store, logger, mailer: smtpMailer(config.mail.smtp), compose: (lead) => officeMessage(lead, settings) });
+    officeMail = startOfficeMail({ store: jobs.outbox, logger, mailer: smtpMailer(config.mail.smtp), compose: (lead) => officeMessage(lead, settings) });
   }
 
   const onListenError = (err: Error) => fail(`Cannot listen on ${config.host}:${config.port}: ${err.message}`);
@@ -80,7 +83,7 @@ export async function start(): Promise<void> {
         host: config.host,
         port,
         pid: process.pid,
-        store: store.kind,
+        store: opened.storeKind,
         limiter: config.redisUrl ? 'redis' : 'memory',
         officeMail: config.mail ? 'on' : 'off',
         backups: config.backups ? config.backups.dir : 'off',
@@ -122,9 +125,7 @@ export async function start(): Promise<void> {
 export function startupLine(config: Config, port: number): string {
   const store = config.database.kind === 'sqlite' ? `the SQLite file ${config.database.path}` : 'PostgreSQL';
   const limiter = config.redisUrl ? 'in Redis' : 'in this process';
-  const mail = config.mail
-    ? `office e-mail to ${config.mail.office.length} address${config.mail.office.length === 1 ? '' : 'es'}`
-    : 'no office e-mail (SMTP_URL is not set)';
+  const mail = config.mail ? `office e-mail to ${plural(config.mail.office.length, 'address', 'addresses')}` : 'no office e-mail (SMTP_URL is not set)';
   const backups = config.backups
     ? `backups every ${config.backups.intervalHours} h into ${config.backups.dir}`
     : 'no scheduled backups (BACKUP_DIR is not set)';

@@ -10,6 +10,28 @@ export interface Migration {
   vacuum?: true;
 }
 
+/**
+ * Migration 6, the same on both stores: every lead gets a short reference (`src/leads/reference.ts`).
+ * Leads stored before it are numbered in the order they came, written in the references' alphabet
+ * (as it was then: a published migration never changes), so that no two can share one; new leads
+ * get random ones, and the unique index makes the store draw again on a clash.
+ */
+const REFERENCES = `
+  ALTER TABLE leads ADD COLUMN reference TEXT;
+  WITH numbered AS (
+    SELECT id, CASE form_type WHEN 'quote' THEN 'Q-' ELSE 'C-' END AS prefix, CAST(row_number() OVER (ORDER BY received_at, id) AS INTEGER) AS n FROM leads
+  )
+  UPDATE leads SET reference = numbered.prefix
+    || substr('346789ABCDEFGHJKMNPQRTWXY', (numbered.n / 9765625) % 25 + 1, 1)
+    || substr('346789ABCDEFGHJKMNPQRTWXY', (numbered.n / 390625) % 25 + 1, 1)
+    || substr('346789ABCDEFGHJKMNPQRTWXY', (numbered.n / 15625) % 25 + 1, 1)
+    || substr('346789ABCDEFGHJKMNPQRTWXY', (numbered.n / 625) % 25 + 1, 1) || '-'
+    || substr('346789ABCDEFGHJKMNPQRTWXY', (numbered.n / 25) % 25 + 1, 1)
+    || substr('346789ABCDEFGHJKMNPQRTWXY', numbered.n % 25 + 1, 1)
+  FROM numbered WHERE leads.id = numbered.id;
+  CREATE UNIQUE INDEX leads_by_reference ON leads (reference);
+`;
+
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -102,6 +124,7 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     `,
     vacuum: true,
   },
+  { version: 6, name: 'a short reference for every lead', sql: REFERENCES },
 ];
 
 /**
@@ -208,4 +231,5 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       DELETE FROM secrets WHERE name = 'deletion-records';
     `,
   },
+  { version: 6, name: 'a short reference for every lead', sql: REFERENCES },
 ];

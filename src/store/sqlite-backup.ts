@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, chmodSync, closeSync, constants, existsSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
+import { plural } from '../lib/text.ts';
 
 /** What a backup wrote. */
 export interface BackupReport {
@@ -76,7 +77,7 @@ export async function backupSqliteFile(source: string, destination: string): Pro
     try {
       copy.exec('PRAGMA journal_mode = DELETE');
       const check = (copy.prepare('PRAGMA integrity_check').all() as Array<{ integrity_check: string }>).map((r) => r.integrity_check);
-      if (check.length !== 1 || check[0] !== 'ok') throw new BackupError(`the copy failed PRAGMA integrity_check: ${check.slice(0, 3).join('; ')}`);
+      if (check.length !== 1 || check[0] !== 'ok') throw new BackupError(failedCheck(check));
       leads = Number((copy.prepare('SELECT count(*) AS n FROM leads').get() as { n: number }).n);
     } finally {
       copy.close();
@@ -93,8 +94,19 @@ export async function backupSqliteFile(source: string, destination: string): Pro
 }
 
 /**
+ * Why a copy that failed `PRAGMA integrity_check` was not kept, in a few lines an operator reads:
+ * SQLite's first three findings (up to 100 of them, over many lines) and their number.
+ */
+function failedCheck(rows: string[]): string {
+  const problems = rows.flatMap((row) => row.split('\n')).filter((line) => line !== '' && !line.startsWith('*** in database'));
+  const count = problems.length >= 100 ? `${problems.length} or more problems` : plural(problems.length, 'problem');
+  return `the copy failed PRAGMA integrity_check, so the store itself is likely damaged; no backup was kept. Check the store (PRAGMA integrity_check) and keep the backups made before now. SQLite found ${count}, the first: ${problems.slice(0, 3).join('; ')}`;
+}
+
+/**
  * Which of the store's files (`source`, its `-wal`, its `-shm`) `destination` is, if any: the same
- * file, whatever the spelling (a relative path, `..`, a symbolic link, a hard link).
+ * file, whatever the spelling (a relative path, `..`, a symbolic link, a hard link), and whatever
+ * the spelling of `source` (SQLite keeps the -wal and -shm beside the file a link points to).
  */
 function storeFileAt(source: string, destination: string): string | undefined {
   const real = (path: string) => {
@@ -115,12 +127,14 @@ function storeFileAt(source: string, destination: string): string | undefined {
   };
   const target = real(destination);
   const targetId = identity(destination);
+  // SQLite puts the -wal and -shm beside the real file, not beside a symbolic link to it.
+  const store = real(source);
   for (const [suffix, name] of [
     ['', 'database file'],
     ['-wal', 'write-ahead log (-wal)'],
     ['-shm', 'shared-memory file (-shm)'],
   ] as const) {
-    const file = `${source}${suffix}`;
+    const file = `${store}${suffix}`;
     if (real(file) === target || (targetId !== undefined && identity(file) === targetId)) return name;
   }
   return undefined;

@@ -2,7 +2,8 @@
  * The web forms, better with JavaScript: the form is sent with its Astro Action and the answer is
  * shown in the page without a reload, in the same elements the server fills when it answers a
  * plain POST: each error beside its field (`aria-invalid`, `aria-describedby`), an error summary
- * that links to each field and takes the focus, or the reference of the received request.
+ * that links to each field and takes the focus, or the page of the received request (its heading,
+ * title, reference and what was sent), and a counter beside a text nearing its limit.
  * Runs in the browser: it imports nothing of the server's.
  */
 import { actions } from 'astro:actions';
@@ -37,21 +38,59 @@ function showErrors(form: HTMLFormElement, errors: Array<{ field: string; messag
   }
 }
 
+/** What the person sent, as the form's controls show it (a list's chosen words, not its value). */
+function fillSentSummary(form: HTMLFormElement, panel: HTMLElement): void {
+  for (const entry of panel.querySelectorAll<HTMLElement>('[data-sent-field]')) {
+    const control = form.elements.namedItem(entry.dataset.sentField!);
+    const shown =
+      control instanceof HTMLSelectElement
+        ? control.value === ''
+          ? ''
+          : (control.selectedOptions[0]?.text ?? '')
+        : control instanceof HTMLElement
+          ? (control as HTMLInputElement).value.trim()
+          : '';
+    entry.querySelector('[data-sent-value]')!.textContent = shown || '(none)';
+  }
+}
+
+/** The page as the server draws it for a received request: its own heading and title, the answer in place of the form. */
+function showReceived(form: HTMLFormElement, result: FormResult & { kind: 'received' | 'duplicate' }): void {
+  const heading = document.querySelector<HTMLElement>('[data-page-heading]')!;
+  const panel = document.querySelector<HTMLElement>('[data-result]')!;
+  const text = result.kind === 'duplicate' ? 'Already received' : heading.dataset.received!;
+  document.title = document.title.replace(heading.textContent!.trim(), text);
+  heading.textContent = text;
+  document.querySelector<HTMLElement>('[data-summary]')!.hidden = true;
+  document.querySelector<HTMLElement>('[data-intro]')!.hidden = true;
+  form.hidden = true;
+  panel.querySelector('[data-result-message]')!.textContent = result.message;
+  panel.querySelector('[data-reference]')!.textContent = result.reference;
+  fillSentSummary(form, panel);
+  panel.hidden = false;
+  panel.focus();
+}
+
+/**
+ * A field's counter: hidden until the text reaches four fifths of its limit, then how much is
+ * left, and past the limit how much is too much (the server refuses it in words; nothing is cut).
+ */
+function count(control: HTMLInputElement | HTMLTextAreaElement, counter: HTMLElement): void {
+  const limit = Number(counter.dataset.limit);
+  const length = control.value.length;
+  const n = (x: number) => x.toLocaleString('en-US');
+  counter.hidden = length < limit * 0.8;
+  counter.classList.toggle('over', length > limit);
+  counter.textContent =
+    length > limit ? `${n(length - limit)} characters too many: the most is ${n(limit)}. Please shorten it.` : `${n(length)} of ${n(limit)} characters.`;
+}
+
 /** Shows a submission's answer, as the server's page would. */
 function show(form: HTMLFormElement, result: FormResult): void {
   const summary = document.querySelector<HTMLElement>('[data-summary]')!;
-  const panel = document.querySelector<HTMLElement>('[data-result]')!;
   clearErrors(form);
   if (result.token) form.querySelector<HTMLInputElement>('input[name="formToken"]')!.value = result.token;
-  if (result.kind === 'received' || result.kind === 'duplicate') {
-    summary.hidden = true;
-    form.hidden = true;
-    panel.querySelector('h2')!.textContent = result.kind === 'duplicate' ? 'Already received' : 'Request received';
-    panel.querySelector('[data-result-message]')!.textContent = result.message;
-    panel.hidden = false;
-    panel.focus();
-    return;
-  }
+  if (result.kind === 'received' || result.kind === 'duplicate') return showReceived(form, result);
   if (result.kind === 'invalid') showErrors(form, result.errors);
   summary.querySelector('[data-summary-message]')!.textContent = result.message;
   const list = summary.querySelector('[data-summary-list]')!;
@@ -81,6 +120,11 @@ function show(form: HTMLFormElement, result: FormResult): void {
 /** Takes over the submission of every web form on the page. */
 export function enhanceForms(): void {
   for (const form of document.querySelectorAll<HTMLFormElement>('form[data-web-form]')) {
+    for (const counter of form.querySelectorAll<HTMLElement>('[data-counter-for]')) {
+      const control = form.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#f-${CSS.escape(counter.dataset.counterFor!)}`)!;
+      control.addEventListener('input', () => count(control, counter));
+      count(control, counter);
+    }
     const name = form.dataset.webForm as ActionName;
     const button = form.querySelector<HTMLButtonElement>('[data-submit]')!;
     let sending = false;

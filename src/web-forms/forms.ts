@@ -2,6 +2,6 @@
 export type WebForm = 'quote' | 'support';
 
 export const WEB_FORMS = {
-  quote: { path: '/quote', entry: 'quote' },
-  support: { path: '/contact', entry: 'contact' },
-} as const satisfies Record<WebForm, { path: string; entry: string }>;
+  quote: { path: '/quote', entry: 'quote', collection: 'quoteForm' },
+  support: { path: '/contact', entry: 'contact', collection: 'contactForm' },
+} as const satisfies Record<WebForm, { path: string; entry: string; collection: string }>;

@@ -8,6 +8,7 @@ import { spendSubmission } from '../limiter/submissions.ts';
 import type { AppServices, RequestInfo } from '../app/context.ts';
 import { fieldOf, personMessage } from '../leads/fields.ts';
 import { MAX_LENGTH } from '../leads/schema.ts';
+import { newReference } from '../leads/reference.ts';
 import { takeLead, UNAVAILABLE_RETRY_AFTER_SECONDS, type IntakeOutcome } from '../leads/intake.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { issueFormToken, readFormToken } from './token.ts';
@@ -20,11 +21,17 @@ export const MIN_FILL_MS = 3_000;
 /** The hidden field people never see or fill in. */
 export const HONEYPOT_FIELD = 'website';
 
-/** The fields each form sends, by their API names. */
+/** The fields each form sends, by their API names, in the order the page shows them. */
 export const FORM_FIELDS = {
   quote: ['name', 'phone', 'email', 'bedrooms', 'bathrooms', 'service', 'notes'],
-  support: ['name', 'email', 'phone', 'helpWith', 'message'],
+  support: ['name', 'phone', 'email', 'helpWith', 'message'],
 } as const satisfies Record<WebForm, readonly string[]>;
+
+/** Where a field stands on its form's page (the consent box last): the error summary lists errors in that order. */
+const pageOrder = (form: WebForm, field: string) => {
+  const at = (FORM_FIELDS[form] as readonly string[]).indexOf(field);
+  return at === -1 ? FORM_FIELDS[form].length : at;
+};
 
 /** A field problem as the form shows it. */
 export interface FieldMessage {
@@ -53,34 +60,37 @@ export type FormResult = FormOutcome & { message: string; values: Record<string,
 let caught = 0;
 
 /** The message a person reads for an outcome. */
-export function outcomeMessage(outcome: FormOutcome, words: Pick<FormWords, 'next'>): string {
+export function outcomeMessage(outcome: FormOutcome, words: Pick<FormWords, 'next'> & Partial<Pick<FormWords, 'form' | 'facts'>>): string {
+  const what = words.form === 'support' ? 'message' : 'request';
+  const call = words.facts ? `call the office on ${words.facts.phone}` : 'call the office';
   switch (outcome.kind) {
     case 'received':
-      return `Thank you: your request is received. Your reference is ${outcome.reference}. ${words.next}`;
+      return `Thank you: your ${what} is received. Your reference is ${outcome.reference}. ${words.next}`;
     case 'duplicate':
-      return `The office already has this request, received earlier: its reference is ${outcome.reference}. There is no need to send it again. ${words.next}`;
+      return `The office already has this ${what}, received earlier: its reference is ${outcome.reference}. There is no need to send it again. ${words.next}`;
     case 'invalid':
       return outcome.errors.length === 1
-        ? 'One answer needs your attention before the form can be sent.'
-        : `${outcome.errors.length} answers need your attention before the form can be sent.`;
+        ? `One answer needs your attention before the ${what} can be sent.`
+        : `${outcome.errors.length} answers need your attention before the ${what} can be sent.`;
     case 'rate_limited':
-      return `Too many requests were sent from your connection in the last minute. Nothing was saved. Please try again in ${outcome.retryAfterSeconds} seconds.`;
+      return `Too many requests were sent from your connection in the last minute. Nothing was saved. Please try again in ${outcome.retryAfterSeconds} seconds, or ${call}.`;
     case 'unavailable':
       return outcome.maybeStored
-        ? 'We could not confirm that your request was saved. Please send it again in a moment: if it was saved, it will not be saved twice.'
-        : `We could not save your request just now: nothing was saved. Please try again in ${outcome.retryAfterSeconds} seconds.`;
+        ? `We could not confirm that your ${what} was saved. Please send it again in a moment: if it was saved, it will not be saved twice. If it keeps failing, ${call}.`
+        : `We could not save your ${what} just now: nothing was saved. Please try again in ${outcome.retryAfterSeconds} seconds, or ${call}.`;
     case 'already_sent':
-      return 'This form was already sent, with other answers. To send a new request, reload the page and fill it in again.';
+      return `This form was already sent, with other answers. To send a new ${what}, reload the page and fill it in again.`;
     case 'page_changed':
       return 'The wording of this form changed while you were filling it in. Please read it again, tick the box if you agree, and send it.';
     case 'failed':
-      return 'Something went wrong on our side and nothing was saved. Please try again, or call the office.';
+      return `Something went wrong on our side and nothing was saved. Please try again, or ${call}.`;
   }
 }
 
+/** A field as typed: a browser sends a text box's line breaks as CR LF, counted here as one character, as the page's counter does. */
 const text = (data: FormData, name: string) => {
   const value = data.get(name);
-  return typeof value === 'string' ? value : '';
+  return typeof value === 'string' ? value.replace(/\r\n/g, '\n') : '';
 };
 
 /** Handles a submission of `words.form`: `data` as the browser sent it, `ctx` the request's services and facts. */
@@ -92,7 +102,8 @@ export async function submitWebForm(
 ): Promise<FormResult> {
   const { form } = words;
   const { services, request } = ctx;
-  const values = Object.fromEntries(FORM_FIELDS[form].map((name) => [name, text(data, name).slice(0, 20_000)]));
+  // Kept whole, however long (the body is at most MAX_FORM_BODY_BYTES): what is refused is shown again as typed, never cut.
+  const values: Record<string, string> = Object.fromEntries(FORM_FIELDS[form].map((name) => [name, text(data, name)]));
   const consent = text(data, 'communicationsConsent') !== '';
   // A person never sees the hidden field, and always has the page's token.
   const token = readFormToken(services.formTokenKey, text(data, 'formToken'));
@@ -114,7 +125,7 @@ export async function submitWebForm(
   const caughtBy = (trap: string) => {
     caught++;
     services.logger.info({ form, trap, caughtSinceStart: caught }, 'web form submission caught by a spam trap; answered as received, not stored');
-    return result({ kind: 'received', reference: crypto.randomUUID() });
+    return result({ kind: 'received', reference: newReference(form) });
   };
   if (text(data, HONEYPOT_FIELD) !== '') return caughtBy('hidden field filled in');
   if (!token || token.form !== form) return caughtBy('no valid form token');
@@ -153,19 +164,21 @@ export async function submitWebForm(
   }
   switch (outcome.kind) {
     case 'invalid': {
-      const errors = outcome.errors.map((e) => {
-        const field = fieldOf(e) ?? 'form';
-        return { field, message: personMessage(e, MAX_LENGTH[field as keyof typeof MAX_LENGTH]) };
-      });
+      const errors = outcome.errors
+        .map((e) => {
+          const field = fieldOf(e) ?? 'form';
+          return { field, message: personMessage(e, { maxLength: MAX_LENGTH[field as keyof typeof MAX_LENGTH], length: values[field]?.length }) };
+        })
+        .sort((a, b) => pageOrder(form, a.field) - pageOrder(form, b.field));
       return result({ kind: 'invalid', errors });
     }
     case 'held':
       return caughtBy('sent faster than a person fills it in');
     case 'created':
     case 'replayed':
-      return result({ kind: 'received', reference: outcome.receipt.id });
+      return result({ kind: 'received', reference: outcome.receipt.reference });
     case 'duplicate':
-      return result({ kind: 'duplicate', reference: outcome.leadId });
+      return result({ kind: 'duplicate', reference: outcome.reference });
     case 'key_reused':
       return result({ kind: 'already_sent' }, nextToken(true));
     case 'unavailable':

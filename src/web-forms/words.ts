@@ -6,7 +6,7 @@
 import { getEntry, type CollectionEntry } from 'astro:content';
 import { disclosureOf, type Disclosure } from '../leads/lead.ts';
 import type { Offer } from '../facts.ts';
-import { companyName } from '../site.ts';
+import { company as companyFacts, type Company } from '../site.ts';
 
 import { WEB_FORMS, type WebForm } from './forms.ts';
 
@@ -15,14 +15,20 @@ export const PRIVACY_LINK = { text: 'Privacy notice', href: '/privacy' } as cons
 
 export interface FormWords {
   form: WebForm;
-  entry: CollectionEntry<'forms'>;
+  entry: CollectionEntry<'quoteForm'> | CollectionEntry<'contactForm'>;
   title: string;
   description: string;
   submit: string;
+  /** The page's heading once the request is received. */
+  received: string;
   next: string;
+  /** Each field's label and hint, by its API name. */
+  fields: Record<string, { label: string; hint?: string }>;
   /** The services (quote form) or topics (contact form) offered in the list. */
   choices: string[];
   company: string;
+  /** The company's facts: the phone every "call us" names. */
+  facts: Company;
   /** The quote form's consent text beside the checkbox, with the company's name in it. */
   consentText?: string;
   /** What the person sees beside the checkbox (the consent text, then the privacy link), and its version. */
@@ -31,9 +37,10 @@ export interface FormWords {
 
 /** The words of one form. */
 export async function formWords(form: WebForm): Promise<FormWords> {
-  const entry = await getEntry('forms', WEB_FORMS[form].entry);
+  const entry = await getEntry(WEB_FORMS[form].collection, WEB_FORMS[form].entry);
   if (!entry) throw new Error(`content/forms/${WEB_FORMS[form].entry}.mdx is missing`);
-  const company = await companyName();
+  const facts = await companyFacts();
+  const company = facts.name;
   const data = entry.data;
   const consent = 'consent' in data ? data.consent.replaceAll('{company}', company) : undefined;
   return {
@@ -42,9 +49,12 @@ export async function formWords(form: WebForm): Promise<FormWords> {
     title: data.title,
     description: data.description,
     submit: data.submit,
+    received: data.received,
     next: data.next,
+    fields: data.fields,
     choices: 'services' in data ? data.services : data.topics,
     company,
+    facts,
     ...(consent !== undefined && { consentText: consent, disclosure: disclosureOf(`${consent} ${PRIVACY_LINK.text}: ${PRIVACY_LINK.href}`) }),
   };
 }

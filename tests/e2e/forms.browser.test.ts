@@ -8,6 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseSync } from 'node:sqlite';
+import { REFERENCE_PATTERN } from '../../src/leads/reference.ts';
 import { MIN_FILL_MS } from '../../src/web-forms/submit.ts';
 import { issueFormToken } from '../../src/web-forms/token.ts';
 import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
@@ -73,7 +74,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
   /** Waits out the minimum fill time since the page was loaded, as a person would take. */
   const asAPerson = (page: Page) => page.waitForTimeout(MIN_FILL_MS + 200);
 
-  const referenceOf = async (page: Page) => /reference is ([0-9a-f-]{36})/.exec(await page.locator('[data-result-message]').innerText())![1]!;
+  const referenceOf = async (page: Page) => (await page.locator('[data-reference]').innerText()).trim();
   const storedWith = async (email: string) => (await exportLeads(server.databaseUrl)).filter((l) => (l.fields as { email: string }).email === email);
 
   for (const javaScript of [true, false]) {
@@ -89,9 +90,17 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       await page.locator('[data-result]').waitFor({ state: 'visible' });
       expect(await page.locator('[data-result-message]').innerText()).toMatch(/The office will contact you/);
       const reference = await referenceOf(page);
+      expect(reference).toMatch(REFERENCE_PATTERN);
+      // The page is the answer's own: its heading and title, what was sent, and how to reach the office.
+      expect(await page.locator('h1').innerText()).toBe('Request received');
+      expect(await page.title()).toMatch(/^Request received · /);
+      expect(await page.locator('[data-intro]').isVisible()).toBe(false);
+      const sent = await page.locator('[data-sent-summary]').innerText();
+      for (const shown of [who.name, who.email, '3 bedrooms', '2½', 'Deep clean']) expect(sent).toContain(shown);
+      expect(await page.locator('[data-result] a[href^="tel:"]').getAttribute('href')).toBe('tel:+15035550100');
       const [lead] = await storedWith(who.email);
       expect(lead).toMatchObject({
-        id: reference,
+        reference,
         formType: 'quote',
         receivedVia: '/quote',
         fields: { name: who.name, communicationsConsent: true, service: 'Deep clean' },
@@ -124,8 +133,36 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       await page.getByRole('button', { name: 'Send my message' }).click();
       await page.locator('[data-result]').waitFor({ state: 'visible' });
       const [lead] = await storedWith(who.email);
-      expect(lead).toMatchObject({ id: await referenceOf(page), formType: 'support', receivedVia: '/contact', fields: { helpWith: 'Rescheduling a visit' } });
+      expect(await referenceOf(page)).toMatch(/^C-/);
+      expect(await page.locator('h1').innerText()).toBe('Message sent');
+      expect(await page.locator('[data-sent-summary]').innerText()).toContain('Could Friday move to Monday?');
+      expect(lead).toMatchObject({
+        reference: await referenceOf(page),
+        formType: 'support',
+        receivedVia: '/contact',
+        fields: { helpWith: 'Rescheduling a visit' },
+      });
       expect(lead!.consent).toMatchObject({ channel: 'web-form', disclosureVersion: null });
+      await context.close();
+    }, 30_000);
+
+    it(`notes past their limit sent ${how} are refused in words, kept whole in the box, and nothing is stored`, async () => {
+      const { context, page } = await visitor({ javaScript });
+      await page.goto(`${server.url}/quote`);
+      const who = await fillQuote(page);
+      const notes = 'A large house with a garden. '.repeat(180).slice(0, 5_120);
+      await page.getByLabel(/Notes about your home/).fill(notes);
+      expect(await page.locator('#f-notes').inputValue(), 'the box takes all of it: nothing is cut').toHaveLength(5_120);
+      if (javaScript)
+        expect(await page.locator('[data-counter-for="notes"]').innerText()).toBe('120 characters too many: the most is 5,000. Please shorten it.');
+      await asAPerson(page);
+      await page.getByRole('button', { name: 'Send my request' }).click();
+      await page.locator('[data-summary]').waitFor({ state: 'visible' });
+      expect(await page.locator('[data-error-for="notes"]').innerText()).toContain(
+        'The most is 5,000 characters, and this is 5,120. Please shorten it: nothing was cut.',
+      );
+      expect(await page.locator('#f-notes').inputValue()).toBe(notes);
+      expect(await storedWith(who.email)).toEqual([]);
       await context.close();
     }, 30_000);
 
@@ -170,7 +207,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
         await page.reload();
         expect(await referenceOf(page)).toBe(reference);
       }
-      expect((await storedWith(who.email)).map((l) => l.id)).toEqual([reference]);
+      expect((await storedWith(who.email)).map((l) => l.reference)).toEqual([reference]);
       await context.close();
     }, 30_000);
   }
@@ -257,7 +294,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       const before = server.logs.filter((l) => l.includes('caught by a spam trap')).length;
       await page.getByRole('button', { name: 'Send my request' }).click();
       await page.locator('[data-result]').waitFor({ state: 'visible' });
-      expect(await referenceOf(page)).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await referenceOf(page)).toMatch(REFERENCE_PATTERN);
       expect(await storedWith(who.email)).toEqual([]);
       const caught = server.logs.filter((l) => l.includes('caught by a spam trap'));
       expect(caught.length).toBe(before + 1);

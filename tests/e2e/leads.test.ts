@@ -44,8 +44,8 @@ describe('successful submissions', () => {
     expect(reply.status, reply.text).toBe(201);
     expect(reply.headers.get('content-type')).toBe('application/json');
     expect(reply.headers.get('cache-control')).toBe('no-store');
-    expect(Object.keys(reply.json).sort()).toEqual(['formType', 'id', 'receivedAt', 'status']);
-    expect(reply.json).toMatchObject({ formType: 'quote', status: 'received' });
+    expect(Object.keys(reply.json).sort()).toEqual(['formType', 'id', 'receivedAt', 'reference', 'status']);
+    expect(reply.json).toMatchObject({ formType: 'quote', status: 'received', reference: expect.stringMatching(/^Q-[0-9A-Z]{4}-[0-9A-Z]{2}$/) });
     expect(Math.abs(Date.parse(reply.json.receivedAt) - Date.now())).toBeLessThan(60_000);
   });
 

@@ -29,10 +29,14 @@ const mailEnv = (sink: SmtpSink) => ({
 /** The lead id a message is about, from its Message-ID. */
 const leadOf = (mail: ReceivedMail) => /^<lead-([0-9a-f-]{36})@/.exec(mail.parsed.messageId ?? '')?.[1];
 
+/** The short reference of each lead posted by `submit`, by its id. */
+const references = new Map<string, string>();
+
 /** Posts a lead and returns its receipt id (201), failing the test on any other answer. */
 async function submit(server: RunningServer, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<string> {
   const reply = await postJson(`${server.url}/api/v1/leads`, body, { ...newClient(), ...headers });
   expect(reply.status, reply.text).toBe(201);
+  references.set(reply.json.id, reply.json.reference);
   return reply.json.id as string;
 }
 
@@ -103,7 +107,7 @@ for (const store of stores) {
         const first = received.find((m) => leadOf(m) === ids[0])!;
         expect(first.user).toBe(SMTP_USER);
         expect(first.envelope).toEqual({ from: 'leads@example.com', to: OFFICE });
-        expect(first.parsed.subject).toBe('Quote request from Ada Quote');
+        expect(first.parsed.subject).toBe(`Quote request ${references.get(ids[0]!)} from Ada Quote`);
         expect(first.parsed.replyTo?.value).toEqual([{ name: 'Ada Quote', address: 'ada.quote@example.com' }]);
         for (const line of [
           'Name: Ada Quote',
@@ -114,13 +118,14 @@ for (const store of stores) {
           'Service: Deep clean',
           `Notes:\n  ${bodies[0]!.notes}`,
           'Came by: the API (/api/v1/leads)',
-          `Reference: ${ids[0]}`,
+          `Reference: ${references.get(ids[0]!)} (the customer was given it, and may quote it)`,
+          `Lead id: ${ids[0]}`,
         ]) {
           expect(first.parsed.text).toContain(line);
         }
         expect(first.parsed.text).toMatch(/^Received: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z \(UTC\)$/m);
         const second = received.find((m) => leadOf(m) === ids[1])!;
-        expect(second.parsed.subject).toBe('Contact message from Bo Contact');
+        expect(second.parsed.subject).toBe(`Contact message ${references.get(ids[1]!)} from Bo Contact`);
         expect(second.parsed.text).toContain(`Message:\n  ${bodies[1]!.message}`);
 
         // A deletion request names the office's e-mails about the person's leads, to be deleted from its mailbox too.
@@ -257,7 +262,7 @@ describe("the office's e-mail through a crash, beside another instance, and agai
       expect(mail!.envelope.to).toEqual(OFFICE);
       expect(mail!.raw.slice(0, mail!.raw.indexOf('\r\n\r\n'))).not.toMatch(/^(Bcc|X-Injected):/im);
       expect(mail!.parsed.headers.has('x-injected')).toBe(false);
-      expect(mail!.parsed.subject).toBe('Quote request from Jane Bcc: intruder@example.com X-Injected: yes');
+      expect(mail!.parsed.subject).toBe(`Quote request ${lead.reference} from Jane Bcc: intruder@example.com X-Injected: yes`);
     } finally {
       await server.dispose();
       await sink.stop();
@@ -276,7 +281,7 @@ describe("the office's e-mail through a crash, beside another instance, and agai
       const received = await sink.waitFor(2);
       for (const [i, name] of names.entries()) {
         const mail = received.find((m) => leadOf(m) === ids[i])!;
-        expect(mail.parsed.subject).toBe(`Quote request from ${name}`);
+        expect(mail.parsed.subject).toBe(`Quote request ${references.get(ids[i]!)} from ${name}`);
         expect(mail.parsed.replyTo?.value).toEqual([{ name, address: String(bodies[i]!.email) }]);
         expect(mail.parsed.text).toContain(`\nName: ${name}\n`);
         expect(mail.parsed.headers.has('x-fake')).toBe(false);

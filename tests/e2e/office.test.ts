@@ -58,8 +58,9 @@ describe('the CSV export', () => {
     expect(code).toBe(0);
     expect(stdout.startsWith('\ufeff'), 'a UTF-8 byte-order mark for spreadsheets').toBe(true);
     const rows: Array<Record<string, string>> = parse(stdout, { columns: true, bom: true });
-    const quoteRow = rows.find((r) => r.Reference === replies[0]!.json.id)!;
+    const quoteRow = rows.find((r) => r.Reference === replies[0]!.json.reference)!;
     expect(quoteRow).toMatchObject({
+      'Lead id': replies[0]!.json.id,
       Form: 'quote request',
       Channel: 'api',
       Name: 'Zoë "Zed" Åström, Jr.',
@@ -69,7 +70,7 @@ describe('the CSV export', () => {
       Consent: 'yes',
       Bedrooms: '3',
     });
-    const contactRow = rows.find((r) => r.Reference === replies[1]!.json.id)!;
+    const contactRow = rows.find((r) => r.Reference === replies[1]!.json.reference)!;
     expect(contactRow).toMatchObject({ Form: 'contact message', Message: "'@SUM(A1:A2)", 'Help with': "'-2+3", Consent: '' });
     for (const row of rows) for (const cell of Object.values(row)) expect(cell, cell).not.toMatch(/^[=+\-@\t\r]/);
   });
@@ -108,7 +109,7 @@ describe('exports by period and form, and the purge, on a store of known dates',
     expect(await exported(['--since', '2026-11-01T00:00:00Z', '--until', '2026-12-01', '--form', 'support'])).toEqual([ids.novContact]);
     expect(await exported(['--since', '2026-12-01'])).toEqual([ids.dec]);
     const csv = await leads(url, ['export', '--format', 'csv', '--form', 'quote', '--until', '2026-11-16']);
-    expect((parse(csv.stdout, { columns: true, bom: true }) as Array<{ Reference: string }>).map((r) => r.Reference)).toEqual([...ids.old, ids.oct, ids.nov1]);
+    expect((parse(csv.stdout, { columns: true, bom: true }) as Array<{ 'Lead id': string }>).map((r) => r['Lead id'])).toEqual([...ids.old, ids.oct, ids.nov1]);
   });
 
   it('refuses bad dates and bad options with the usage message and exit status 2', async () => {
@@ -163,7 +164,7 @@ describe('an export of 100,000 leads', () => {
     const path = join(dir, `${n}.sqlite`);
     await storeAt(path, [new Date()]);
     const db = new DatabaseSync(path);
-    db.exec(`INSERT INTO leads SELECT lower(hex(randomblob(16))), form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent
+    db.exec(`INSERT INTO leads SELECT lower(hex(randomblob(16))), form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent, 'T-' || hex(randomblob(6))
              FROM leads, (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n - 1}) SELECT i FROM n)`);
     db.close();
     return path;
@@ -328,7 +329,7 @@ describe('the automatic purge', () => {
     const path = join(dir, 'leads.sqlite');
     await storeAt(path, [new Date(Date.now() - 800 * DAY)]);
     const db = new DatabaseSync(path);
-    db.exec(`INSERT INTO leads SELECT lower(hex(randomblob(16))), form_type, strftime('%Y-%m-%dT%H:%M:%fZ', received_at, '-' || i || ' minutes'), received_via, fields, phone_e164, email_normalised, fingerprint, consent
+    db.exec(`INSERT INTO leads SELECT lower(hex(randomblob(16))), form_type, strftime('%Y-%m-%dT%H:%M:%fZ', received_at, '-' || i || ' minutes'), received_via, fields, phone_e164, email_normalised, fingerprint, consent, 'T-' || hex(randomblob(6))
              FROM leads, (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 29999) SELECT i FROM n)`);
     const old = (db.prepare('SELECT id FROM leads').all() as Array<{ id: string }>).map((r) => r.id);
     db.close();

@@ -132,14 +132,18 @@ describe('a backup by hand while leads keep coming, and a restore from it', () =
     copyFileSync(backup, older);
     const db = new DatabaseSync(older);
     const latest = (db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number }).v;
-    // As a backup taken before the outbox existed would be (and before deletion records lost their hash).
+    // As a backup taken before the outbox existed would be (and before deletion records lost their hash, and leads had a short reference).
     db.exec(
-      `DROP TABLE outbox; ALTER TABLE deletion_records ADD COLUMN identifier_hash TEXT NOT NULL DEFAULT ''; DELETE FROM schema_migrations WHERE version >= 4;`,
+      `DROP TABLE outbox; ALTER TABLE deletion_records ADD COLUMN identifier_hash TEXT NOT NULL DEFAULT '';
+       DROP INDEX leads_by_reference; ALTER TABLE leads DROP COLUMN reference; DELETE FROM schema_migrations WHERE version >= 4;`,
     );
     db.close();
     restore(older, join(dir, 'leads.sqlite'));
     server = await startServer({ dir, env });
-    expect((await exportLeads(server.databaseUrl)).map((l) => l.id).sort()).toEqual(inspect(backup).ids.sort());
+    const restored = await exportLeads(server.databaseUrl);
+    expect(restored.map((l) => l.id).sort()).toEqual(inspect(backup).ids.sort());
+    // Each lead stored before references got one of its own.
+    expect(new Set(restored.map((l) => l.reference)).size).toBe(restored.length);
     const migrated = new DatabaseSync(join(dir, 'leads.sqlite'), { readOnly: true });
     expect((migrated.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number }).v).toBe(latest);
     migrated.close();

@@ -105,8 +105,10 @@ function expectCleanStop({ server, outcomes, stored, exitAt, lastAnswer }: Await
     .map((o) => o.id!)
     .sort();
   expect(stored.map((l) => l.id as string).sort()).toEqual(acknowledged);
-  // Out soon after the last answer, not at the grace period; npm returned only then.
-  expect(exitAt - lastAnswer).toBeLessThan(2_000);
+  // Out soon after the last answer, not at the grace period; npm returned only then. At most the
+  // idle window (200 ms, for a connection idle when the stop began), then the jobs' stop, the
+  // store's close and npm's exit: 25-95 ms were measured, with both cores busy too.
+  expect(exitAt - lastAnswer).toBeLessThan(750);
   expect(server.logs.some((l) => l.includes('grace period'))).toBe(false);
   expect(server.logs.some((l) => l.includes('"msg":"stopped"'))).toBe(true);
   expect(server.child.exitCode).toBe(0);

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import type { AppServices } from '../../src/app/context.ts';
+import { storeRoles, type AppServices } from '../../src/app/context.ts';
 import { createLogger } from '../../src/app/logger.ts';
 import { loadConfig } from '../../src/config.ts';
 import { serveRoute } from '../../src/http/api.ts';
@@ -24,7 +24,7 @@ import { offer } from './fixtures.ts';
 export interface TestApp {
   /** What a route receives as `locals`. */
   ctx: ApiContext;
-  /** The store behind `ctx.services.intake`, whole. */
+  /** The store behind `ctx.services.intake`, whole (replace `intake` through `overrides`, not here). */
   store: LeadStore;
   /** Everything logged so far. */
   logged(): string;
@@ -43,7 +43,8 @@ export function testApp(options: { env?: Record<string, string>; overrides?: Par
   const store = openSqliteStore(config.database.kind === 'sqlite' ? config.database.path : '');
   const services: AppServices = {
     config,
-    intake: store,
+    // As the composition hands it out: the intake's methods alone.
+    intake: storeRoles(store).intake,
     limiter: createLimiter(config).limiter,
     logger: createLogger('info', sink),
     aliasHeaders: aliasHeaders(config),

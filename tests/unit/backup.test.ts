@@ -58,6 +58,25 @@ describe('a backup onto the store itself', () => {
     expect(readFileSync(store).equals(before)).toBe(true);
     expect(readdirSync(join(dir, 'data'))).toEqual(['leads.sqlite']);
   });
+  it("is refused when the store is named through a symbolic link and the destination is the real file's -wal or -shm", async () => {
+    mkdirSync(join(dir, 'data'));
+    const real = join(dir, 'data', 'leads.sqlite');
+    const db = makeStore(real, 50);
+    const link = join(dir, 'leads.sqlite');
+    symlinkSync(real, link);
+    // The server opens the link; SQLite keeps the -wal and -shm beside the real file.
+    expect(existsSync(`${real}-wal`)).toBe(true);
+    const wal = readFileSync(`${real}-wal`);
+    for (const destination of [`${real}-wal`, `${real}-shm`]) {
+      await expect(backupSqliteFile(link, destination), destination).rejects.toThrow(/is the store's own .*Nothing was written/);
+    }
+    expect(readFileSync(`${real}-wal`).equals(wal)).toBe(true);
+    db.close();
+    expect(readdirSync(join(dir, 'data'))).toEqual(['leads.sqlite']);
+    // A -wal that does not exist yet is the store's all the same.
+    await expect(backupSqliteFile(link, `${real}-wal`)).rejects.toThrow(BackupError);
+    expect(readdirSync(join(dir, 'data'))).toEqual(['leads.sqlite']);
+  });
 });
 
 describe('a backup being written', () => {

@@ -38,7 +38,8 @@ describe('when the lead store cannot be reached', () => {
 
 describe('an unexpected failure', () => {
   it('becomes a bare 500 internal_error, logged once with the request id and without internals in the body', async () => {
-    app.store.submit = () => Promise.reject(new TypeError('secret internal detail'));
+    await app.dispose();
+    app = testApp({ overrides: { intake: { submit: () => Promise.reject(new TypeError('secret internal detail')), ping: () => Promise.resolve() } } });
     const res = await app.answer(post(quote(), '/api/leads'));
     expect(res.status).toBe(500);
     const body = await res.text();

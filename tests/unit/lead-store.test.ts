@@ -6,6 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { disclosureOf, toLeadRecord } from '../../src/leads/lead.ts';
+import { REFERENCE_PATTERN } from '../../src/leads/reference.ts';
 import { purge, purgeCutoffs } from '../../src/leads/retention.ts';
 import { validateLead, type ValidLead } from '../../src/leads/validate.ts';
 import { StoreUnavailableError, type LeadStore } from '../../src/leads/store.ts';
@@ -118,6 +119,28 @@ for (const factory of factories) {
         });
       });
 
+      it('gives every lead its own short reference: a lead drawn with a reference another has is stored under a new one, which its receipt names', async () => {
+        const first = toLeadRecord(valid(quote()), meta());
+        expect(first.reference).toMatch(REFERENCE_PATTERN);
+        await store.submit(first, undefined);
+        const clash = { ...toLeadRecord(valid(contact()), meta()), reference: first.reference };
+        const outcome = await store.submit(clash, { key: 'clash', requestHash: 'h' });
+        if (outcome.kind !== 'created') throw new Error(outcome.kind);
+        expect(outcome.receipt.id).toBe(clash.id);
+        expect(outcome.receipt.reference).toMatch(/^C-/);
+        expect(outcome.receipt.reference).not.toBe(first.reference);
+        const exported = new Map<string, string>();
+        for await (const l of store.exportLeads()) exported.set(l.id, l.reference);
+        expect(exported).toEqual(
+          new Map([
+            [first.id, first.reference],
+            [clash.id, outcome.receipt.reference],
+          ]),
+        );
+        // The replay gives the reference the lead was stored under.
+        expect(await store.submit({ ...clash, id: 'another' }, { key: 'clash', requestHash: 'h' })).toEqual({ kind: 'replayed', receipt: outcome.receipt });
+      });
+
       it('keeps what it committed across a reopen, and migrations run once', async () => {
         const lead = toLeadRecord(valid(contact()), meta());
         await store.submit(lead, undefined);
@@ -136,7 +159,7 @@ for (const factory of factories) {
           valid({ ...body, name: `  ${String(body.name).toUpperCase()} `, email: String(body.email).toUpperCase(), phone: '503.555.0142' }),
           meta(),
         );
-        expect(await store.submit(again, undefined)).toEqual({ kind: 'duplicate', leadId: first.id });
+        expect(await store.submit(again, undefined)).toEqual({ kind: 'duplicate', leadId: first.id, reference: first.reference });
         const later = toLeadRecord(valid(body), meta(new Date(Date.now() + 25 * 3600_000)));
         expect((await store.submit(later, undefined)).kind).toBe('created');
       });
@@ -467,6 +490,42 @@ describe('SQLite lead store specifics', () => {
   afterEach(async () => {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives the leads of a store made before references one each, distinct and in the order they came', async () => {
+    await store.close();
+    const old = join(dir, 'old.sqlite');
+    const db = new DatabaseSync(old);
+    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    for (const m of SQLITE_MIGRATIONS.filter((m) => m.version < 6)) {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, '2026-01-01T00:00:00Z');
+    }
+    const insert = db.prepare(
+      "INSERT INTO leads (id, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent) VALUES (?, ?, ?, '/api/v1/leads', '{}', '+15035550142', 'a@example.com', ?, ?)",
+    );
+    const consent = JSON.stringify({
+      communicationsConsent: true,
+      consentTimestamp: null,
+      pageUrl: null,
+      serverTime: '2026-11-01T00:00:00Z',
+      clientAddress: '198.51.100.1',
+      userAgent: null,
+    });
+    for (let i = 0; i < 30; i++)
+      insert.run(`lead-${i}`, i % 3 === 0 ? 'support' : 'quote', `2026-11-01T00:00:${String(i).padStart(2, '0')}Z`, `f${i}`, consent);
+    db.close();
+    store = openSqliteStore(old);
+    const references = new Map<string, string>();
+    for await (const l of store.exportLeads()) references.set(l.id, l.reference);
+    expect(references.size).toBe(30);
+    expect(new Set(references.values()).size).toBe(30);
+    for (const [id, reference] of references) {
+      expect(reference).toMatch(REFERENCE_PATTERN);
+      expect(reference[0]).toBe(Number(id.slice(5)) % 3 === 0 ? 'C' : 'Q');
+    }
+    expect(references.get('lead-0')).toBe('C-3333-34');
+    expect(references.get('lead-29')).toBe('Q-3333-49');
   });
 
   it('opens with WAL and synchronous=FULL, creating its directory', () => {

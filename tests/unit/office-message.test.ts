@@ -38,7 +38,8 @@ describe("the office's message about a lead", () => {
   it('names the form and the customer, lists every field, the normalised phone and e-mail, the receipt time and the reference', async () => {
     const record = lead(quote({ name: 'Jane Doe', email: 'Jane.Doe@Example.com', phone: '503.555.0142', notes: 'Two cats.\nSide door, please.' }));
     const { mail } = await delivered(record);
-    expect(mail.subject).toBe('Quote request from Jane Doe');
+    expect(mail.subject).toBe(`Quote request ${record.reference} from Jane Doe`);
+    expect(record.reference).toMatch(/^Q-[0-9A-Z]{4}-[0-9A-Z]{2}$/);
     expect(mail.from?.value).toEqual([{ name: 'Lead intake', address: 'leads@example.com' }]);
     expect(mail.to && !Array.isArray(mail.to) && mail.to.value.map((a) => a.address)).toEqual(settings.to);
     expect(mail.replyTo?.value).toEqual([{ name: 'Jane Doe', address: 'jane.doe@example.com' }]);
@@ -57,13 +58,15 @@ describe("the office's message about a lead", () => {
     expect(text).toContain('Consent to be contacted: given at 2026-11-20T17:03:00Z on https://www.example-cleaning.com/quote');
     expect(text).toContain('Came by: the API (/api/v1/leads)');
     expect(text).toContain('Received: 2026-11-22T17:03:05.123Z (UTC)');
-    expect(text).toContain(`Reference: ${record.id}`);
+    expect(text).toContain(`\nReference: ${record.reference} (the customer was given it, and may quote it)\n`);
+    expect(text).toContain(`Lead id: ${record.id}`);
   });
 
   it('words a contact message as one, with what it is about and the message', async () => {
     const record = lead(contact({ name: 'John Roe', helpWith: 'Rescheduling a visit', message: 'Friday to Monday?' }));
     const { mail } = await delivered(record);
-    expect(mail.subject).toBe('Contact message from John Roe');
+    expect(mail.subject).toBe(`Contact message ${record.reference} from John Roe`);
+    expect(record.reference).toMatch(/^C-/);
     expect(mail.text).toContain('Help with: Rescheduling a visit');
     expect(mail.text).toContain('Message:\n  Friday to Monday?');
     expect(mail.text).toContain('Consent to be contacted: not asked');
@@ -84,8 +87,9 @@ describe("the office's message about a lead", () => {
       '=?UTF-8?B?Q0VPIDxjZW9AZXhhbXBsZS1jbGVhbmluZy5jb20+?=',
       'Jane =?utf-8?q?CEO?= Doe',
     ]) {
-      const { raw, mail } = await delivered(lead(quote({ name, email: 'jane.doe@example.com' })));
-      expect(mail.subject).toBe(`Quote request from ${name}`);
+      const record = lead(quote({ name, email: 'jane.doe@example.com' }));
+      const { raw, mail } = await delivered(record);
+      expect(mail.subject).toBe(`Quote request ${record.reference} from ${name}`);
       expect(mail.replyTo?.value).toEqual([{ name, address: 'jane.doe@example.com' }]);
       expect(mail.text).toContain(`Quote request from ${name}, received`);
       expect(mail.text).toContain(`\nName: ${name}\n`);
@@ -99,7 +103,7 @@ describe("the office's message about a lead", () => {
     // Validation refuses the bidirectional controls in a name; a lead stored by an older version, or by hand, may hold them.
     const stored: LeadRecord = { ...record, fields: { ...record.fields, name: 'Jane\u202emoc.elpmaxe@oec\u202c Doe\u2066x\u2069\u2028y' } };
     const { mail } = await delivered(stored);
-    expect(mail.subject).toBe('Quote request from Jane moc.elpmaxe@oec Doe x y');
+    expect(mail.subject).toBe(`Quote request ${record.reference} from Jane moc.elpmaxe@oec Doe x y`);
     expect(mail.replyTo?.value[0]?.name).toBe('Jane moc.elpmaxe@oec Doe x y');
     expect(mail.text).toContain('\nName: Jane moc.elpmaxe@oec Doe x y\n');
   });
@@ -117,7 +121,7 @@ describe("the office's message about a lead", () => {
     expect(mail.bcc).toBeUndefined();
     expect(mail.cc).toBeUndefined();
     expect(mail.headers.has('x-injected')).toBe(false);
-    expect(mail.subject).toBe('Quote request from Jane Bcc: intruder@example.com X-Injected: yes');
+    expect(mail.subject).toBe(`Quote request ${record.reference} from Jane Bcc: intruder@example.com X-Injected: yes`);
     // An address that is not one is not used to reply to; the office is told so.
     expect(mail.replyTo).toBeUndefined();
     expect(mail.text).toContain('could not be used as a reply address');

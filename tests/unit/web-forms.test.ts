@@ -56,12 +56,12 @@ describe('field messages for people', () => {
   it("come from the same rules as the API's errors", () => {
     const v = validateLead(quote({ phone: '12', bedrooms: undefined, notes: 'x'.repeat(5001) }));
     if (v.ok) throw new Error('expected errors');
-    const byField = Object.fromEntries(v.errors.map((e) => [fieldOf(e), { api: e.detail, person: personMessage(e, 5000) }]));
+    const byField = Object.fromEntries(v.errors.map((e) => [fieldOf(e), { api: e.detail, person: personMessage(e, { maxLength: 5000, length: 5001 }) }]));
     expect(byField.phone).toEqual({
       api: 'phone must be a 10-digit U.S. phone number with an area code in service, as a string such as "(503) 555-0142"',
       person: 'Enter a 10-digit U.S. phone number, such as (503) 555-0142.',
     });
     expect(byField.bedrooms!.person).toBe('Choose the number of bedrooms.');
-    expect(byField.notes!.person).toBe('Shorten this to at most 5,000 characters.');
+    expect(byField.notes!.person).toBe('This is too long. The most is 5,000 characters, and this is 5,001. Please shorten it: nothing was cut.');
   });
 });

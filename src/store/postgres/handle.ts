@@ -51,6 +51,7 @@ function commitOutcomeUnknown(err: unknown): boolean {
 /** A lead as the `leads` table holds it. */
 export interface LeadRow {
   id: string;
+  reference: string;
   form_type: 'quote' | 'support';
   received_at: Date;
   received_via: string;
@@ -68,6 +69,7 @@ export function rowToLead(r: LeadRow): LeadRecord {
   const consent = storedConsent(r.consent);
   return {
     id: r.id,
+    reference: r.reference,
     formType: r.form_type,
     receivedAt: r.received_at.toISOString(),
     receivedVia: r.received_via,

@@ -5,6 +5,7 @@
  * answer of a lost race is read from the row that won.
  */
 import { receiptOf, type LeadRecord } from '../../leads/lead.ts';
+import { newReference } from '../../leads/reference.ts';
 import { REPLAY_WINDOW_MS, type IdempotencyClaim, type LeadIntake, type SubmitOutcome } from '../../leads/store.ts';
 import type { PostgresHandle } from './handle.ts';
 
@@ -23,27 +24,32 @@ export interface PostgresStoreOptions {
 /** The intake role on `handle`. */
 export function postgresIntake(handle: PostgresHandle, options: PostgresStoreOptions): LeadIntake {
   const { pool, transaction, unavailable } = handle;
-  async function submit(lead: LeadRecord, claim: IdempotencyClaim | undefined): Promise<SubmitOutcome> {
-    const receivedAt = new Date(lead.receivedAt);
+  async function submit(submitted: LeadRecord, claim: IdempotencyClaim | undefined): Promise<SubmitOutcome> {
+    const receivedAt = new Date(submitted.receivedAt);
     const since = new Date(receivedAt.getTime() - REPLAY_WINDOW_MS);
-    const receipt = receiptOf(lead);
+    let lead = submitted;
     try {
       return await transaction(async (c) => {
-        await c.query(
-          `INSERT INTO leads (id, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          [
-            lead.id,
-            lead.formType,
-            receivedAt,
-            lead.receivedVia,
-            JSON.stringify(lead.fields),
-            lead.phoneE164,
-            lead.emailNormalised,
-            lead.fingerprint,
-            JSON.stringify(lead.consent),
-          ],
-        );
+        // A reference another lead has already: nothing is inserted, and the lead draws a new one.
+        const insert = () =>
+          c.query(
+            `INSERT INTO leads (id, reference, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (reference) DO NOTHING`,
+            [
+              lead.id,
+              lead.reference,
+              lead.formType,
+              receivedAt,
+              lead.receivedVia,
+              JSON.stringify(lead.fields),
+              lead.phoneE164,
+              lead.emailNormalised,
+              lead.fingerprint,
+              JSON.stringify(lead.consent),
+            ],
+          );
+        while ((await insert()).rowCount === 0) lead = { ...lead, reference: newReference(lead.formType) };
+        const receipt = receiptOf(lead);
         if (lead.disclosure) {
           await c.query('INSERT INTO disclosures (version, text, first_seen_at) VALUES ($1, $2, $3) ON CONFLICT (version) DO NOTHING', [
             lead.disclosure.version,
@@ -83,9 +89,15 @@ export function postgresIntake(handle: PostgresHandle, options: PostgresStoreOpt
         ).rows[0]!;
         return row.request_hash === claim!.requestHash ? { kind: 'replayed', receipt: row.response as never } : { kind: 'key_reused' };
       }
-      const row = (await pool.query<{ lead_id: string }>('SELECT lead_id FROM lead_fingerprints WHERE fingerprint = $1', [lead.fingerprint]).catch(unavailable))
-        .rows[0]!;
-      return { kind: 'duplicate', leadId: row.lead_id };
+      const row = (
+        await pool
+          .query<{
+            lead_id: string;
+            reference: string;
+          }>('SELECT lead_id, reference FROM lead_fingerprints JOIN leads ON leads.id = lead_id WHERE lead_fingerprints.fingerprint = $1', [lead.fingerprint])
+          .catch(unavailable)
+      ).rows[0]!;
+      return { kind: 'duplicate', leadId: row.lead_id, reference: row.reference };
     }
   }
 

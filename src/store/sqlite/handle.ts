@@ -17,6 +17,7 @@ const BUSY_TIMEOUT_MS = 1000;
 /** A lead as the `leads` table holds it. */
 export interface LeadRow {
   id: string;
+  reference: string;
   form_type: 'quote' | 'support';
   received_at: string;
   received_via: string;
@@ -33,6 +34,7 @@ export function rowToLead(row: LeadRow, disclosureText: (version: string) => str
   const text = consent.disclosureVersion === null ? undefined : disclosureText(consent.disclosureVersion);
   return {
     id: row.id,
+    reference: row.reference,
     formType: row.form_type,
     receivedAt: row.received_at,
     receivedVia: row.received_via,

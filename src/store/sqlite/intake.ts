@@ -4,6 +4,7 @@
  * that arrive together commit together (group commit: one fsync for all of them).
  */
 import { receiptOf, type LeadRecord } from '../../leads/lead.ts';
+import { newReference } from '../../leads/reference.ts';
 import { REPLAY_WINDOW_MS, type IdempotencyClaim, type LeadIntake, type SubmitOutcome } from '../../leads/store.ts';
 import type { SqliteHandle } from './handle.ts';
 
@@ -26,10 +27,11 @@ interface Pending {
 export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions): LeadIntake & { flush(): void } {
   const { db, storeError, guard } = handle;
   const findKey = db.prepare('SELECT request_hash, response, created_at FROM idempotency_keys WHERE key = ?');
-  const findDuplicate = db.prepare('SELECT id FROM leads WHERE fingerprint = ? AND received_at > ? ORDER BY received_at LIMIT 1');
+  const findDuplicate = db.prepare('SELECT id, reference FROM leads WHERE fingerprint = ? AND received_at > ? ORDER BY received_at LIMIT 1');
+  // A reference another lead has already: nothing is inserted, and the lead draws a new one.
   const insertLead = db.prepare(
-    `INSERT INTO leads (id, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO leads (id, reference, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (reference) DO NOTHING`,
   );
   const saveKey = db.prepare(
     `INSERT INTO idempotency_keys (key, request_hash, lead_id, response, created_at) VALUES (?, ?, ?, ?, ?)
@@ -50,7 +52,8 @@ export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions):
   };
 
   /** One submission inside an open transaction: idempotency key, then duplicates, then insert. */
-  function submitInTransaction(lead: LeadRecord, claim: IdempotencyClaim | undefined): SubmitOutcome {
+  function submitInTransaction(submitted: LeadRecord, claim: IdempotencyClaim | undefined): SubmitOutcome {
+    let lead = submitted;
     const since = new Date(Date.parse(lead.receivedAt) - REPLAY_WINDOW_MS).toISOString();
     if (claim) {
       const row = findKey.get(claim.key) as { request_hash: string; response: string; created_at: string } | undefined;
@@ -58,19 +61,24 @@ export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions):
         return row.request_hash === claim.requestHash ? { kind: 'replayed', receipt: JSON.parse(row.response) } : { kind: 'key_reused' };
       }
     }
-    const duplicate = findDuplicate.get(lead.fingerprint, since) as { id: string } | undefined;
-    if (duplicate) return { kind: 'duplicate', leadId: duplicate.id };
-    insertLead.run(
-      lead.id,
-      lead.formType,
-      lead.receivedAt,
-      lead.receivedVia,
-      JSON.stringify(lead.fields),
-      lead.phoneE164,
-      lead.emailNormalised,
-      lead.fingerprint,
-      JSON.stringify(lead.consent),
-    );
+    const duplicate = findDuplicate.get(lead.fingerprint, since) as { id: string; reference: string } | undefined;
+    if (duplicate) return { kind: 'duplicate', leadId: duplicate.id, reference: duplicate.reference };
+    const fields = JSON.stringify(lead.fields);
+    const consent = JSON.stringify(lead.consent);
+    const insert = () =>
+      insertLead.run(
+        lead.id,
+        lead.reference,
+        lead.formType,
+        lead.receivedAt,
+        lead.receivedVia,
+        fields,
+        lead.phoneE164,
+        lead.emailNormalised,
+        lead.fingerprint,
+        consent,
+      );
+    while (Number(insert().changes) === 0) lead = { ...lead, reference: newReference(lead.formType) };
     if (lead.disclosure) insertDisclosure.run(lead.disclosure.version, lead.disclosure.text, lead.receivedAt);
     if (options.outbox) insertNotification.run(lead.id, lead.receivedAt, lead.receivedAt);
     const receipt = receiptOf(lead);
