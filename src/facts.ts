@@ -3,7 +3,7 @@
  * pages all state: each is written here once, and every text that mentions it interpolates it.
  */
 import { CONSENT_CLOCK_SKEW_MS } from './leads/schema.ts';
-import { DELETION_RECORD_DAYS } from './leads/retention.ts';
+import { DELETION_RECORD_DAYS, SPAM_KEEP_DAYS } from './leads/retention.ts';
 import { REPLAY_WINDOW_HOURS } from './leads/store.ts';
 import { REFERENCE_PATTERN } from './leads/reference.ts';
 
@@ -59,6 +59,7 @@ export const FACTS = {
   consentClockSkewMinutes: String(CONSENT_CLOCK_SKEW_MS / 60_000),
   bodyIdleTimeoutSeconds: String(BODY_IDLE_TIMEOUT_SECONDS),
   deletionRecordMonths: String(Math.round(DELETION_RECORD_DAYS / 30.4)),
+  spamKeepDays: String(SPAM_KEEP_DAYS),
   statusPath: API_PATHS.status,
   leadsPath: API_PATHS.leads,
   deprecatedLeadsPath: API_PATHS.deprecatedLeads,
@@ -100,14 +101,17 @@ export interface Offer {
  */
 export const AGENT_GUIDANCE = {
   formType:
-    'Send a quote request (formType absent or "quote") when the customer wants a price for, or a visit to, clean their home; send a contact message (formType "support") for anything else, including a question before booking, rescheduling or cancelling a visit, and feedback. If unsure, ask the customer.',
+    'Send a quote request (formType absent or "quote") when the customer wants a price for, or a visit to, clean their home; send a contact message (formType "support") for anything else, including a question before booking, rescheduling or cancelling a visit, and feedback. A follow-up about a lead sent earlier (a question about a quote, a change to it) is a contact message that quotes the earlier lead\'s reference in message; never send the quote request again. If unsure, ask the customer.',
   communicationsConsent:
-    '`true` (the JSON boolean) means that the customer agreed that the company may call, text and e-mail them about this request, as the company\'s own quote form asks in these words: "{consent}" It covers this request only, not marketing. Send it only when the customer said so.',
+    '`true` (the JSON boolean) means that the customer agreed that the company may call, text and e-mail them about this request, as the company\'s own quote form asks in these words: "{consent}" It covers this request only, not marketing. Required on a quote request; optional on a contact message, which the company answers anyway. Send it only when the customer said so.',
   consentTimestamp:
     'When the customer gave that consent (for an agent: the moment the customer told you to send the request), such as 2026-11-22T17:03:00Z. Leave it out if you do not know it.',
   pageUrl: 'The web page the customer was on when they asked, if there was one. Leave it out when there is no page (a chat, a call, an app).',
   service: "One of the services the company offers (listed with this field), or the customer's own words when none fits.",
+  notes:
+    "Everything about the home and the visit that has no field of its own, in the customer's words: the size of the home (square feet, floors), add-ons (such as the inside of the oven or the fridge, or windows), preferred days and times, pets, how to get in. It may be empty.",
   helpWith: "What the message is about: one of the contact form's topics (listed with this field), or the customer's own words.",
+  message: "The customer's message, in their words. In a follow-up, quote the reference of the earlier lead (such as Q-7K3M-4P), which its 201 gave.",
 } as const;
 
 /** `AGENT_GUIDANCE` with the offer's words in place. */

@@ -1,7 +1,8 @@
 /**
  * Astro middleware, run for every on-demand request under `astro dev`, our server or any adapter:
  * hands the process's services and this request's facts to the route as `locals`, checks a web
- * form submission before its action reads it (`http/form-guard.ts`), and puts the security headers of its class and the
+ * form submission before its action reads it (`http/form-guard.ts`), lets only the signed-in office
+ * staff past `/office` (`http/office-guard.ts`), and puts the security headers of its class and the
  * request id on what the route answers.
  */
 import { randomUUID } from 'node:crypto';
@@ -10,6 +11,7 @@ import { isApiPath } from './http/routes.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { services } from './app/services.ts';
 import { guardFormSubmission } from './http/form-guard.ts';
+import { guardOffice, isOfficePath, OFFICE_HEADERS } from './http/office-guard.ts';
 import { isFormSubmission } from './web-forms/origin.ts';
 
 export const onRequest = defineMiddleware(async (context, next) => {
@@ -29,7 +31,11 @@ export const onRequest = defineMiddleware(async (context, next) => {
     ...(actions && NO_STORE),
     'X-Request-Id': locals.request.id,
   };
-  if (!isApiPath(path) && isFormSubmission(context.request.method, context.url)) {
+  if (isOfficePath(path)) {
+    Object.assign(set, OFFICE_HEADERS);
+    const gate = await guardOffice(context.request, context.url, locals);
+    if (gate) return withHeaders(gate, set);
+  } else if (!isApiPath(path) && isFormSubmission(context.request.method, context.url)) {
     const gate = await guardFormSubmission(context.request, locals);
     if (!gate.passed) return withHeaders(gate.response, { ...set, ...NO_STORE });
     locals.formBudget = gate.budget;

@@ -7,6 +7,21 @@ import type { Config } from '../config.ts';
 import type { LeadIntake, LeadRecords, LeadStore, Outbox, ServiceKeys } from '../leads/store.ts';
 import type { RateLimiter } from '../limiter/rate-limiter.ts';
 import type { Offer } from '../facts.ts';
+import type { AuditTrail, OfficeAccounts, OfficeInbox, OfficeSessions, OfficeStore, SpamFolder } from '../office/store.ts';
+
+/** What the office's page works with: its own roles of the store, and the sign-in throttles. */
+export interface OfficeServices {
+  accounts: Pick<OfficeAccounts, 'passwordHash'>;
+  sessions: OfficeSessions;
+  inbox: OfficeInbox;
+  spam: SpamFolder;
+  audit: AuditTrail;
+  /** The export, and deletion on request. */
+  records: Pick<LeadRecords, 'exportLeads' | 'countPerson' | 'deletePerson'>;
+  /** Whether the office's e-mail is being delivered. */
+  outbox: Pick<Outbox, 'outboxStatus' | 'waitingNotifications'>;
+  signInLimits: { account: RateLimiter; client: RateLimiter };
+}
 
 /** Created once per process by `src/app/services.ts` and handed to endpoints as `locals.services`. */
 export interface AppServices {
@@ -21,6 +36,10 @@ export interface AppServices {
   formTokenKey: Buffer;
   /** What the forms offer (services, contact topics, the consent wording), published to agents. */
   offer: Offer;
+  /** Where the web forms keep what their spam traps catch: aside from the leads, for the office to look at. */
+  spamFolder: Pick<SpamFolder, 'keepSpam'>;
+  /** The office's page's, handed only to the routes under `/office`. */
+  office: OfficeServices;
 }
 
 /** Facts about one request that the transport knows: given by our server, or made by the middleware. */
@@ -50,6 +69,41 @@ export function role<R extends object>(store: R, methods: RoleMethods<R>): R {
   }
   return Object.freeze(picked) as R;
 }
+
+/** The office's roles of the store (`src/office/store.ts`), each an object of its own methods alone. */
+export function officeRoles(store: OfficeStore): {
+  accounts: OfficeAccounts;
+  sessions: OfficeSessions;
+  inbox: OfficeInbox;
+  spam: SpamFolder;
+  audit: AuditTrail;
+} {
+  return {
+    accounts: role<OfficeAccounts>(store, { saveUser: true, removeUser: true, listUsers: true, passwordHash: true }),
+    sessions: role<OfficeSessions>(store, { startSession: true, touchSession: true, endSession: true }),
+    inbox: role<OfficeInbox>(store, { inbox: true, setStatus: true, personLeads: true }),
+    spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, dropSpam: true }),
+    audit: role<AuditTrail>(store, { record: true, recent: true }),
+  };
+}
+
+/** What the office's page receives of the store (each role its own methods alone), with the sign-in throttles. */
+export function officeServices(store: LeadStore & OfficeStore, signInLimits: OfficeServices['signInLimits']): OfficeServices {
+  const office = officeRoles(store);
+  return Object.freeze({
+    accounts: role<OfficeServices['accounts']>(store, { passwordHash: true }),
+    sessions: office.sessions,
+    inbox: office.inbox,
+    spam: office.spam,
+    audit: office.audit,
+    records: role<OfficeServices['records']>(store, { exportLeads: true, countPerson: true, deletePerson: true }),
+    outbox: role<OfficeServices['outbox']>(store, { outboxStatus: true, waitingNotifications: true }),
+    signInLimits,
+  });
+}
+
+/** The web forms' spam folder: where their traps keep what they catch, and nothing else of the office's. */
+export const spamFolder = (store: SpamFolder): AppServices['spamFolder'] => role<AppServices['spamFolder']>(store, { keepSpam: true });
 
 /** The store's four roles (`src/leads/store.ts`), each an object of its own methods alone. */
 export function storeRoles(store: LeadStore): { intake: LeadIntake; records: LeadRecords; outbox: Outbox; keys: ServiceKeys } {

@@ -8,11 +8,12 @@
  */
 import { ConfigError, getConfig } from '../config.ts';
 import type { LeadRecords, LeadStore, Outbox } from '../leads/store.ts';
-import { role, storeRoles, type AppServices } from './context.ts';
+import { officeServices, role, spamFolder, storeRoles, type AppServices } from './context.ts';
 import { aliasHeaders, checkSunsetNotice } from '../http/deprecation.ts';
 import { createLimiter } from '../limiter/index.ts';
 import { createLogger } from './logger.ts';
 import { createLeadStore } from '../store/index.ts';
+import { SIGN_IN_LIMITS } from '../office/session.ts';
 import { publishedOffer } from '../web-forms/words.ts';
 
 /** The services, and how to close what they hold open. */
@@ -78,6 +79,10 @@ async function open(): Promise<{ services: Services; jobs: JobRoles }> {
   });
   const offer = await publishedOffer();
   const limits = createLimiter(config);
+  const signIns = {
+    account: createLimiter(config, { ...SIGN_IN_LIMITS.account, name: 'sign-in:account' }),
+    client: createLimiter(config, { ...SIGN_IN_LIMITS.client, name: 'sign-in:client' }),
+  };
   let closing: Promise<void> | undefined;
   const services: Services = Object.freeze({
     config,
@@ -87,8 +92,10 @@ async function open(): Promise<{ services: Services; jobs: JobRoles }> {
     aliasHeaders: aliasHeaders(config),
     formTokenKey,
     offer,
+    spamFolder: spamFolder(store),
+    office: officeServices(store, { account: signIns.account.limiter, client: signIns.client.limiter }),
     storeKind: store.kind,
-    close: () => (closing ??= Promise.all([store.close(), limits.close()]).then(() => undefined)),
+    close: () => (closing ??= Promise.all([store.close(), limits.close(), signIns.account.close(), signIns.client.close()]).then(() => undefined)),
   });
   const jobs: JobRoles = Object.freeze({ purge: role<JobRoles['purge']>(store, { purgeStep: true }), outbox: roles.outbox });
   return { services, jobs };

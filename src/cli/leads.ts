@@ -1,18 +1,20 @@
 /**
- * The office's commands on the lead store that `DATABASE_URL` names: `npm run leads -- <command>`.
+ * The office's commands on the lead store that `DATABASE_URL` names: `npm run -s leads -- <command>`.
  * `src/cli/usage.ts` says what each does; exit status 0 done, 1 failed, 2 wrong call.
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, getConfig } from '../config.ts';
-import { deletePerson, personOf, purge, purgeCutoffs } from '../leads/retention.ts';
-import type { LeadStore } from '../leads/store.ts';
+import { userInfo } from 'node:os';
+import { personOf, purge, purgeCutoffs, SPAM_KEEP_DAYS } from '../leads/retention.ts';
 import { createLeadStore } from '../store/index.ts';
 import { backupSqliteFile, BackupError } from '../store/sqlite-backup.ts';
-import { exportLeads } from './export.ts';
-import { parseDate, USAGE, UsageError } from './usage.ts';
+import { deleteOnRequest, formWords, previewDeletion } from '../office/deletion.ts';
+import { exportLeads } from '../office/export.ts';
+import { spreadsheetTime } from '../office/local-time.ts';
+import { ask, period, USAGE, UsageError, type Command } from './usage.ts';
+import { companyTimeZone } from './time-zone.ts';
+import { userCommand } from './users.ts';
 import { plural } from '../lib/text.ts';
-
-type Command = (args: string[], store: () => Promise<LeadStore>) => Promise<void>;
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -25,14 +27,11 @@ const commands: Record<string, Command> = {
     if (values.format !== 'jsonl' && values.format !== 'csv') throw new UsageError(`--format must be jsonl or csv (got "${values.format}")`);
     if (values.form !== undefined && values.form !== 'quote' && values.form !== 'support')
       throw new UsageError(`--form must be quote or support (got "${values.form}")`);
-    const filter = {
-      since: parseDate('--since', values.since),
-      until: parseDate('--until', values.until),
-      form: values.form as 'quote' | 'support' | undefined,
-    };
+    const timeZone = companyTimeZone();
+    const filter = { ...period(values, timeZone), form: values.form as 'quote' | 'support' | undefined };
     const store = await open();
     try {
-      await exportLeads(store, process.stdout, values.format, filter);
+      await exportLeads(store, process.stdout, values.format, filter, timeZone);
     } finally {
       await store.close();
     }
@@ -46,23 +45,43 @@ const commands: Record<string, Command> = {
     const match = personOf(kind, (values.email ?? values.phone)!);
     if (!match)
       throw new UsageError(kind === 'email' ? '--email must be an e-mail address' : '--phone must be a 10-digit U.S. phone number, such as (503) 555-0142');
+    const timeZone = companyTimeZone();
     const store = await open();
     try {
       const dryRun = values['dry-run'];
-      const removed = await deletePerson(store, match, { dryRun });
-      const what = `${plural(removed.leads, 'lead')} of this person, with ${plural(removed.idempotencyKeys, 'idempotency record')} and ${plural(removed.fingerprints, 'duplicate fingerprint')}`;
-      if (dryRun) {
-        process.stdout.write(`Would remove ${what}. Nothing was changed (--dry-run).\n`);
+      const preview = await previewDeletion({ inbox: store, records: store }, match);
+      const what = kind === 'email' ? 'e-mail address' : 'phone number';
+      const actor = `command line (${userInfo().username})`;
+      if (preview.leads.length === 0 && preview.removed.suspectedSpam === 0) {
+        process.stdout.write(`No lead has this ${what}: check its spelling. Nothing ${dryRun ? 'would be' : 'was'} removed.\n`);
+        if (!dryRun) {
+          await deleteOnRequest({ records: store, audit: store }, match, actor);
+          process.stdout.write('A deletion record was kept for 24 months, showing that the request was served and nothing was found.\n');
+        }
+        return;
       } else {
-        process.stdout.write(`Removed ${what}.\n`);
-        process.stdout.write(
-          "A deletion record was kept for 24 months: a keyed hash of the identifier, the time and the count, none of the person's details.\n",
-        );
+        process.stdout.write(`${dryRun ? 'Would remove' : 'Removing'} ${plural(preview.leads.length, 'lead')} with this ${what}:\n`);
+        for (const lead of preview.leads)
+          process.stdout.write(
+            `  ${lead.reference}  ${spreadsheetTime(new Date(lead.receivedAt), timeZone)}  ${formWords(lead.formType)}  ${String(lead.fields.name)}\n`,
+          );
+        if (preview.removed.suspectedSpam > 0)
+          process.stdout.write(`and ${plural(preview.removed.suspectedSpam, 'submission')} kept aside as suspected spam.\n`);
+        if (new Set(preview.leads.map((l) => String(l.fields.name).trim().toLowerCase())).size > 1)
+          process.stdout.write(`These leads carry more than one name: check that they are all the same person's before removing them.\n`);
+      }
+      if (dryRun) {
+        process.stdout.write('Nothing was changed (--dry-run).\n');
+      } else {
+        const removed = await deleteOnRequest({ records: store, audit: store }, match, actor);
+        process.stdout.write(`Removed ${plural(removed.leads, 'lead')}.\n`);
+        process.stdout.write("A deletion record was kept for 24 months: the time, the kind of identifier and the count, none of the person's details.\n");
         process.stdout.write('Backups made before now still hold these leads until they rotate out.\n');
       }
-      if (removed.officeEmails.length > 0) {
+      const emailed = preview.leads.filter((l) => preview.removed.officeEmails.includes(l.id));
+      if (emailed.length > 0) {
         process.stdout.write(
-          `The office was e-mailed about ${plural(removed.officeEmails.length, 'of these leads', 'of these leads')}: ${dryRun ? 'when deleting, also delete' : 'delete'} those messages from the office's mailbox too. Search it for their references:\n${removed.officeEmails.map((id) => `  ${id}\n`).join('')}`,
+          `The office was e-mailed about ${plural(emailed.length, 'of these leads', 'of these leads')}: ${dryRun ? 'when deleting, also delete' : 'delete'} those messages from the office's mailbox too. Search it for their references:\n${emailed.map((l) => `  ${l.reference}\n`).join('')}`,
         );
       }
     } finally {
@@ -71,20 +90,43 @@ const commands: Record<string, Command> = {
   },
 
   async purge(args, open) {
-    const { values } = parseArgs({ args, options: { 'older-than': { type: 'string' } } });
+    const { values } = parseArgs({
+      args,
+      options: { 'older-than': { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, yes: { type: 'boolean', default: false } },
+    });
     const given = values['older-than'];
     if (given !== undefined && !/^\d{1,5}$/.test(given)) throw new UsageError(`--older-than must be a whole number of days (got "${given}")`);
-    const days = given === undefined ? getConfig().leadsRetentionDays : Number(given);
+    const retention = getConfig().leadsRetentionDays;
+    const days = given === undefined ? retention : Number(given);
+    const cutoffs = purgeCutoffs(new Date(), days);
+    const timeZone = companyTimeZone();
     const store = await open();
     try {
-      const removed = await purge(store, purgeCutoffs(new Date(), days));
+      let due = 0;
+      for await (const _ of store.exportLeads({ until: cutoffs.leadsBefore })) due++;
+      const before = `received before ${spreadsheetTime(cutoffs.leadsBefore, timeZone)} (${plural(days, 'day')} ago)`;
+      if (values['dry-run']) {
+        process.stdout.write(`Would remove ${plural(due, 'lead')} ${before}. Nothing was changed (--dry-run).\n`);
+        return;
+      }
+      if (days < retention && due > 0 && !values.yes) {
+        const question = `This removes ${plural(due, 'lead')} ${before}, sooner than the ${plural(retention, 'day')} the company keeps leads (LEADS_RETENTION_DAYS).`;
+        if (!process.stdin.isTTY) throw new UsageError(`${question} Add --yes to do it without being asked.`);
+        if ((await ask(`${question} Type yes to remove them: `)).trim().toLowerCase() !== 'yes') {
+          process.stdout.write('Nothing was removed.\n');
+          return;
+        }
+      }
+      const removed = await purge(store, cutoffs);
       process.stdout.write(
-        `Removed ${plural(removed.leads, 'lead')} older than ${plural(days, 'day')}, ${plural(removed.idempotencyKeys, 'idempotency record')} and ${plural(removed.fingerprints, 'duplicate fingerprint')} older than 24 hours, and ${plural(removed.deletionRecords, 'deletion record')} older than 24 months.\n`,
+        `Removed ${plural(removed.leads, 'lead')} ${before}, ${plural(removed.idempotencyKeys, 'idempotency record')} and ${plural(removed.fingerprints, 'duplicate fingerprint')} older than 24 hours, ${plural(removed.suspectedSpam, 'suspected spam submission')} older than ${SPAM_KEEP_DAYS} days, and ${plural(removed.deletionRecords, 'deletion record')} older than 24 months.\n`,
       );
     } finally {
       await store.close();
     }
   },
+
+  user: userCommand,
 
   async backup(args) {
     const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });

@@ -1,22 +1,40 @@
-/** How the operator commands are called, and how their arguments are read. */
-import { parseIsoDate } from '../lib/time.ts';
+/** How the office's commands are called, and how their arguments and answers are read. */
+import { createInterface } from 'node:readline/promises';
+import { Writable } from 'node:stream';
+import type { Store } from '../store/index.ts';
+import { nextLocalDay, parseLocalDate } from '../office/local-time.ts';
 
-/** How the operator commands are called; a wrong call prints this and exits with 2. */
-export const USAGE = `usage: npm run leads -- <command> [options]
+/** A command: its arguments, and how to open the store (only when it needs one). */
+export type Command = (args: string[], store: () => Promise<Store>) => Promise<void>;
 
-  export [--format jsonl|csv] [--since <date-time>] [--until <date-time>] [--form quote|support]
+/** How the office's commands are called; a wrong call prints this and exits with 2. */
+export const USAGE = `usage: npm run -s leads -- <command> [options]
+(-s keeps npm's own lines out of what the command writes, such as an exported file; -- hands
+the options to the command rather than to npm.)
+
+  export [--format jsonl|csv] [--since <date>] [--until <date>] [--form quote|support]
       Print the stored leads, oldest first: one JSON object per line (jsonl, the default), or
-      CSV with a header row, for a spreadsheet. --since is inclusive, --until exclusive; both
-      are ISO 8601 dates or date-times, such as 2026-11-01 or 2026-11-01T09:00:00Z.
+      CSV with a header row, for a spreadsheet, its times in the company's time zone. Dates are
+      days in the company's time zone, written 11/01/2026 or 2026-11-01, both days included;
+      an ISO 8601 date-time with a zone (2026-11-01T09:00:00Z) is taken as it says.
+      Example: npm run -s leads -- export --format csv --since 11/01/2026 > leads.csv
 
   delete (--email <address> | --phone <number>) [--dry-run]
-      Remove every lead of one person (matched on the normalised e-mail or phone), with their
-      idempotency records and duplicate fingerprints, and keep a deletion record without their
-      details. --dry-run only counts.
+      List every lead of one person (matched on the normalised e-mail or phone: name, form,
+      date), then remove them with their idempotency records, duplicate fingerprints and any
+      submission kept as suspected spam, and keep a deletion record without their details.
+      --dry-run only lists. Says so when nothing matches.
 
-  purge [--older-than <days>]
+  purge [--older-than <days>] [--dry-run] [--yes]
       Remove the leads older than LEADS_RETENTION_DAYS (or <days>), idempotency records and
-      fingerprints older than 24 hours, and deletion records older than 24 months.
+      fingerprints older than 24 hours, suspected spam older than its keeping period, and
+      deletion records older than 24 months. --dry-run only counts. Removing leads sooner than
+      LEADS_RETENTION_DAYS asks first (or needs --yes when no one can answer).
+
+  user add <e-mail> | user remove <e-mail> | user list
+      The office page's accounts. add asks for the password (at least 12 characters), or reads
+      it from standard input when that is not a terminal; on an existing account it sets a new
+      password and signs it out everywhere. remove deletes the account and ends its sessions.
 
   backup <file>
       Write a consistent copy of the SQLite store to <file> while the server keeps running,
@@ -36,10 +54,39 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-/** An ISO 8601 date or date-time with a zone, as a `Date`; a `UsageError` naming `option` otherwise. */
-export function parseDate(option: string, value: string | undefined): Date | undefined {
+/** A date as the office writes it, in `timeZone`; a `UsageError` naming `option` otherwise. */
+function localDate(option: string, value: string | undefined, timeZone: string): Date | undefined {
   if (value === undefined) return undefined;
-  const date = parseIsoDate(value);
-  if (!date) throw new UsageError(`${option} must be an ISO 8601 date or date-time with a zone, such as 2026-11-01 or 2026-11-01T09:00:00Z (got "${value}")`);
+  const date = parseLocalDate(value, timeZone);
+  if (!date) throw new UsageError(`${option} must be a date such as 11/01/2026 or 2026-11-01, or an ISO 8601 date-time with a zone (got "${value}")`);
   return date;
+}
+
+/** `--since` and `--until` as a period: a day given as `--until` is included whole. */
+export function period(values: { since?: string; until?: string }, timeZone: string): { since?: Date; until?: Date } {
+  const since = localDate('--since', values.since, timeZone);
+  const until = localDate('--until', values.until, timeZone);
+  const untilDay = values.until !== undefined && !values.until.includes('T');
+  return { since, until: until && untilDay ? nextLocalDay(until, timeZone) : until };
+}
+
+/** Asks a question on the terminal; with `hidden`, what is typed is not shown (a password). */
+export async function ask(question: string, options: { hidden?: boolean } = {}): Promise<string> {
+  let muted = false;
+  const output = new Writable({
+    write(chunk, _encoding, done) {
+      if (!muted) process.stderr.write(chunk);
+      done();
+    },
+  });
+  const rl = createInterface({ input: process.stdin, output, terminal: true });
+  try {
+    const answer = rl.question(question);
+    muted = options.hidden === true;
+    return await answer;
+  } finally {
+    muted = false;
+    rl.close();
+    if (options.hidden) process.stderr.write('\n');
+  }
 }

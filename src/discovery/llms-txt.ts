@@ -3,18 +3,49 @@
  * sections of links and `## Optional`. Generated from the same facts as the API, so it cannot drift.
  */
 import { PROBLEMS, PROBLEM_CODES } from '../problems/registry.ts';
+import { FIELDS, type FieldName } from '../leads/fields.ts';
 import { agentGuidance, FACTS, NOT_OFFERED, RATE_LIMIT_POLICY, SERVICE_NAME, USAGE_RULES, serviceLinks, type Offer } from '../facts.ts';
 import { curlExample } from './examples.ts';
 
-/** The text of `/llms.txt` for the deployment `doc` (the completed OpenAPI description) describes, whose forms offer `offer`. */
-export function llmsTxt(doc: Record<string, any>, offer: Offer): string {
+type Json = Record<string, any>;
+
+// A range or a format bounds these values more tightly than their length limits do.
+const SHAPED = new Set(['bedrooms', 'bathrooms', 'phone', 'consentTimestamp']);
+
+/** One line per field of a form, required fields first: what it takes, as the validation words it, and its length limit. */
+function fieldLines(doc: Json, form: 'QuoteRequest' | 'ContactMessage'): string[] {
+  const schema = doc.components.schemas[form];
+  const required = new Set<string>(schema.required);
+  return Object.entries(schema.properties as Record<string, Json>)
+    .map(([name, property]) => {
+      const field = property.$ref ? doc.components.schemas[property.$ref.split('/').pop()] : property;
+      const most = field.maxLength ?? (field.anyOf as Json[] | undefined)?.find((branch) => branch.maxLength)?.maxLength;
+      // The form's own value, rather than the choice between the two forms that a refusal explains.
+      const expects = name === 'formType' ? `"${field.const}"${required.has(name) ? '' : ', or leave it out'}` : FIELDS[name as FieldName].expects;
+      const limit = most === undefined || SHAPED.has(name) ? '' : `, at most ${Number(most).toLocaleString('en-US')} characters`;
+      return {
+        name,
+        required: required.has(name),
+        line: `- \`${name}\` (${required.has(name) ? 'required' : 'optional'}): ${expects}${limit}.`,
+      };
+    })
+    .sort((a, b) => Number(b.required) - Number(a.required))
+    .map((f) => f.line);
+}
+
+/**
+ * The text of `/llms.txt` for the deployment `doc` (the completed OpenAPI description) describes,
+ * whose forms offer `offer`; the company's facts are the description's `info.x-company`.
+ */
+export function llmsTxt(doc: Json, offer: Offer): string {
   const l = serviceLinks(doc.servers[0].url);
+  const company = doc.info['x-company'] as { name: string; phone: string; serviceArea: string };
   const guidance = agentGuidance(offer);
   const quoted = (items: readonly string[]) => items.map((i) => `"${i}"`).join(', ');
   const lines = [
     `# ${SERVICE_NAME}`,
     '',
-    '> Public, anonymous HTTP API of a residential cleaning company serving one metropolitan area in the western U.S.',
+    `> Public, anonymous HTTP API of ${company.name}, a residential cleaning company that cleans homes in ${company.serviceArea}.`,
     '> It accepts cleaning quote requests and contact messages that a customer has explicitly asked the company to act on.',
     '> Agents may use it on behalf of a customer; nothing here reads or changes any other record.',
     '',
@@ -23,13 +54,33 @@ export function llmsTxt(doc: Record<string, any>, offer: Offer): string {
     ...USAGE_RULES.map((rule) => `- ${rule}`),
     '- Never send credentials: no Authorization header, bearer token, API key, identity assertion or password. There is no registration.',
     '',
-    `Submit with \`POST ${l.leads}\` and \`Content-Type: application/json\`, at most ${FACTS.maxBodyBytes} bytes. A quote request is the default form;`,
-    'set `"formType": "support"` for a contact message. `communicationsConsent` must be the JSON value `true`, and only because the customer said so.',
-    'Send a new `Idempotency-Key` (a UUID) with each submission and reuse it only to retry the same body. A complete example:',
+    `Submit one JSON object with \`POST ${l.leads}\` and \`Content-Type: application/json\`, at most ${FACTS.maxBodyBytes} bytes. There are two forms:`,
+    '',
+    `- A quote request (the default: leave \`formType\` out) asks for a price for, or a visit to, clean a home in ${company.serviceArea}. On a quote request, \`communicationsConsent\` must be the JSON value \`true\`, and only because the customer said so.`,
+    '- A contact message (`"formType": "support"`) is for anything else, a follow-up about an earlier lead included. It may also carry `communicationsConsent` (if sent, it must be `true`), `consentTimestamp` and `pageUrl`, kept as evidence.',
+    '',
+    'Send a new `Idempotency-Key` (a UUID) with each submission, and reuse it only to retry the same body.',
+    `In production the API is served over HTTPS only. A copy whose addresses begin with \`http://\` runs on a developer's machine or is being set up behind its proxy: it is for trying the service, never for real customers' details.`,
+    '',
+    'A quote request, complete:',
     '',
     '```sh',
     curlExample(doc, 'quote'),
     '```',
+    '',
+    'Its fields:',
+    '',
+    ...fieldLines(doc, 'QuoteRequest'),
+    '',
+    'A contact message, complete (this one a follow-up: it quotes the reference of a quote request sent earlier):',
+    '',
+    '```sh',
+    curlExample(doc, 'support'),
+    '```',
+    '',
+    'Its fields:',
+    '',
+    ...fieldLines(doc, 'ContactMessage'),
     '',
     'Filling in a lead:',
     '',
@@ -38,10 +89,13 @@ export function llmsTxt(doc: Record<string, any>, offer: Offer): string {
     `- \`consentTimestamp\`: ${guidance.consentTimestamp}`,
     `- \`pageUrl\`: ${guidance.pageUrl}`,
     `- \`service\`: ${guidance.service} The services offered: ${quoted(offer.services)}.`,
+    `- \`notes\`: ${guidance.notes}`,
     `- \`helpWith\`: ${guidance.helpWith} The topics: ${quoted(offer.contactTopics)}.`,
+    `- \`message\`: ${guidance.message}`,
+    `- \`phone\`: The company calls and texts U.S. numbers only. A customer without one can call the office at ${company.phone} instead of sending a lead.`,
     "- Every field's exact rule (lengths, patterns, required fields) is in the OpenAPI description; a refusal names each field and what it expects.",
     '',
-    'Success is `201 Created` with `{"id": "…", "reference": "Q-7K3M-4P", "formType": "quote", "status": "received", "receivedAt": "…"}`, sent only once the lead is stored. Give the customer the `reference`: it is what they quote when they call or write to the office about this request.',
+    'Success is `201 Created` with `{"id": "…", "reference": "Q-7K3M-4P", "formType": "quote", "status": "received", "receivedAt": "…"}`, sent only once the lead is stored. Give the customer the `reference`: it is what they quote when they call or write to the office about this request, and what a follow-up contact message quotes in `message`.',
     `Rate limit: ${FACTS.rateLimit} submissions per ${FACTS.rateLimitWindowSeconds} seconds per client (\`RateLimit-Policy: ${RATE_LIMIT_POLICY}\`); after a 429, wait \`Retry-After\` seconds.`,
     'Errors are RFC 9457 problem documents (`application/problem+json`) with a stable `code` and a one-sentence `resolution`:',
     '',

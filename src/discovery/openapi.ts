@@ -1,15 +1,20 @@
 /**
  * `/openapi.json`: `spec/openapi.yaml` (the prose, paths and shapes) bundled by Redocly at build
  * time and completed from the code, so that each fact the server enforces is stated once:
- *   - `{{name}}` in any text becomes the fact of that name (`FACTS` in `src/facts.ts`);
+ *   - `{{name}}` in any text becomes the fact of that name (`FACTS` in `src/facts.ts`), or what
+ *     the editors say of the company (`{{serviceArea}}`, `{{officePhone}}`), and `{{usageRules}}`
+ *     the numbered usage rules; `info.x-company` states the company's facts for programs;
  *   - the lead forms' fields take their constraints from the validation itself: required fields,
  *     lengths and constants from zod's JSON Schema of each form, one pattern per string field
  *     (`PUBLISHED_PATTERNS`); the YAML gives only the words and the examples;
- *   - the services and contact topics the forms offer are the `service` and `helpWith` examples,
- *     and the guidance for agents (`AGENT_GUIDANCE`) joins the fields it is about;
+ *   - the services and contact topics the forms offer are enumerated beside the free text that
+ *     `service` and `helpWith` take, and the guidance for agents (`AGENT_GUIDANCE`) joins the
+ *     fields it is about;
+ *   - the `Idempotency-Key` header's pattern and lengths are the parser's own;
  *   - the problem codes and every problem example come from the registry, the examples of field
  *     errors from the validation itself;
- *   - every answer of the deprecated alias carries its Deprecation, Link and Sunset headers;
+ *   - every answer of the deprecated alias, OPTIONS included, carries its Deprecation, Link and
+ *     Sunset headers;
  *   - `servers` and every link name this deployment's `SITE_URL`.
  */
 import { execFileSync } from 'node:child_process';
@@ -21,7 +26,17 @@ import { ContactMessage, PUBLISHED_PATTERNS, QuoteRequest } from '../leads/schem
 import { validateLead } from '../leads/validate.ts';
 import { Problem, problemDocument } from '../problems/problem.ts';
 import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../problems/registry.ts';
-import { agentGuidance, API_PATHS, EXAMPLE_IDEMPOTENCY_KEYS, fact, RATE_LIMIT, RATE_LIMIT_POLICY, type Offer } from '../facts.ts';
+import { IDEMPOTENCY_KEY_PATTERN, MAX_KEY_HEADER_LENGTH } from '../http/idempotency-key.ts';
+import { agentGuidance, API_PATHS, EXAMPLE_IDEMPOTENCY_KEYS, fact, RATE_LIMIT, RATE_LIMIT_POLICY, USAGE_RULES, type Offer } from '../facts.ts';
+
+/** What the documents say of the company itself, from `content/company.yaml`. */
+export interface CompanyFacts {
+  name: string;
+  /** The office's phone, as people write it: "(503) 555-0100". */
+  phone: string;
+  /** The cities the company cleans in, in a sentence: "Portland, Oregon and Vancouver, Washington". */
+  serviceArea: string;
+}
 
 /** The source of the description; paths resolve from the project root, where builds run. */
 export const SPEC_PATH = resolve('spec/openapi.yaml');
@@ -113,10 +128,23 @@ function completeLeadSchemas(components: Json, offer: Offer): void {
         target.description = `${target.description ?? ''} ${guidance[field]}`.trim();
     }
   }
-  components.schemas.QuoteRequest.properties.service.examples = [...offer.services];
-  components.schemas.ContactMessage.properties.helpWith.examples = [...offer.contactTopics];
+  // Free text, with what the forms offer enumerated beside it: the tools list the values, the server takes either.
+  for (const [target, values, title] of [
+    [components.schemas.QuoteRequest.properties.service, offer.services, 'A service the company offers'],
+    [components.schemas.ContactMessage.properties.helpWith, offer.contactTopics, "One of the contact form's topics"],
+  ] as const) {
+    // The type and the length bound both branches; the rest of the free text's rule is its own.
+    const free: Json = { title: "The customer's own words" };
+    for (const key of ['minLength', 'pattern'] as const) {
+      if (target[key] !== undefined) free[key] = target[key];
+      delete target[key];
+    }
+    target.anyOf = [{ title, enum: [...values] }, free];
+    target.examples = [...values];
+  }
   components.schemas.LeadSubmission.description = `${components.schemas.LeadSubmission.description} ${guidance.formType}`;
   components.parameters.IdempotencyKey.example = `"${EXAMPLE_IDEMPOTENCY_KEYS.quote}"`;
+  Object.assign(components.parameters.IdempotencyKey.schema, { minLength: 1, maxLength: MAX_KEY_HEADER_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN });
   for (const [example, form] of [
     ['QuoteRequest', 'quote'],
     ['ContactMessage', 'support'],
@@ -127,9 +155,17 @@ function completeLeadSchemas(components: Json, offer: Offer): void {
 }
 
 /** Completes the bundled source from the code (see the module comment); throws on a fact or code it does not know. */
-function complete(source: Json, offer: Offer): Json {
-  const doc = mapStrings(source, (s) => s.replace(/\{\{(\w+)\}\}/g, (_, name: string) => fact(name, 'spec/openapi.yaml')));
+function complete(source: Json, offer: Offer, company: CompanyFacts): Json {
+  const words: Record<string, string> = {
+    serviceArea: company.serviceArea,
+    officePhone: company.phone,
+    usageRules: USAGE_RULES.map((rule, i) => `${i + 1}. ${rule}`).join('\n'),
+  };
+  const doc = mapStrings(source, (s) =>
+    s.replace(/\{\{(\w+)\}\}/g, (_, name: string) => (Object.hasOwn(words, name) ? words[name]! : fact(name, 'spec/openapi.yaml'))),
+  );
   const { components } = doc;
+  doc.info['x-company'] = { name: company.name, phone: company.phone, serviceArea: company.serviceArea };
 
   completeLeadSchemas(components, offer);
   components.schemas.ProblemCode.enum = [...PROBLEM_CODES];
@@ -151,13 +187,14 @@ function complete(source: Json, offer: Offer): Json {
 
   // The alias answers as v1 does, and adds its deprecation headers to every answer.
   const aliasHeaders = Object.fromEntries(['Deprecation', 'Link', 'Sunset'].map((h) => [h, { $ref: `#/components/headers/${h}` }]));
-  const alias = doc.paths[API_PATHS.deprecatedLeads].post;
-  alias.responses = Object.fromEntries(
-    Object.entries(alias.responses as Record<string, Json>).map(([status, response]) => {
-      const shared = response.$ref ? components.responses[response.$ref.split('/').pop()] : response;
-      return [status, { ...structuredClone(shared), headers: { ...shared.headers, ...aliasHeaders } }];
-    }),
-  );
+  for (const alias of [doc.paths[API_PATHS.deprecatedLeads].post, doc.paths[API_PATHS.deprecatedLeads].options]) {
+    alias.responses = Object.fromEntries(
+      Object.entries(alias.responses as Record<string, Json>).map(([status, response]) => {
+        const shared = response.$ref ? components.responses[response.$ref.split('/').pop()] : response;
+        return [status, { ...structuredClone(shared), headers: { ...shared.headers, ...aliasHeaders } }];
+      }),
+    );
+  }
   return doc;
 }
 
@@ -168,18 +205,19 @@ function rebase<T>(value: T, siteUrl: string): T {
 const cache = new Map<string, Json>();
 
 /**
- * The OpenAPI document for a deployment at `siteUrl` whose forms offer `offer`: bundled, completed
- * from the code, rebased. Inside Astro, `publishedDocument()` (`published.ts`) supplies both.
+ * The OpenAPI document for a deployment at `siteUrl` whose forms offer `offer`, of `company`:
+ * bundled, completed from the code, rebased. Inside Astro, `publishedDocument()` (`published.ts`)
+ * supplies all three.
  */
-export function openApiDocument(siteUrl: string, offer: Offer): Json {
-  const key = `${siteUrl}\n${JSON.stringify(offer)}`;
+export function openApiDocument(siteUrl: string, offer: Offer, company: CompanyFacts): Json {
+  const key = `${siteUrl}\n${JSON.stringify(offer)}\n${JSON.stringify(company)}`;
   const cached = cache.get(key);
   if (cached) return cached;
   const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
   try {
     const out = join(dir, 'openapi.json');
     redocly(['bundle', SPEC_PATH, '--ext', 'json', '-o', out]);
-    const doc = rebase(complete(JSON.parse(readFileSync(out, 'utf8')), offer), siteUrl);
+    const doc = rebase(complete(JSON.parse(readFileSync(out, 'utf8')), offer, company), siteUrl);
     doc.servers = [{ url: siteUrl, description: 'Production: this deployment', 'x-internal': false }];
     cache.set(key, doc);
     return doc;

@@ -36,8 +36,12 @@ function prose(markdown: string | undefined): string {
 
 const refName = (ref: string) => ref.split('/').pop()!;
 
-/** A field's rule in words: its type and every constraint the schema states. */
+/** A field's rule in words: its type and every constraint the schema states; each branch of an `anyOf`. */
 function rule(schema: Json): string {
+  if (schema.anyOf) {
+    const { anyOf, ...rest } = schema;
+    return (anyOf as Json[]).map((branch) => `${branch.title ? `${escape(branch.title)}: ` : ''}${rule({ ...rest, ...branch })}`).join('; or ');
+  }
   const parts: string[] = [escape(Array.isArray(schema.type) ? schema.type.join(' or ') : String(schema.type ?? 'any'))];
   if (schema.const !== undefined) parts.push(`exactly <code>${escape(JSON.stringify(schema.const))}</code>`);
   if (schema.enum) parts.push(`one of ${schema.enum.map((v: unknown) => `<code>${escape(JSON.stringify(v))}</code>`).join(', ')}`);
@@ -104,7 +108,7 @@ function operation(doc: Json, path: string, method: string, op: Json): string {
 /** The plain reference of `doc`, to be placed in a `<noscript>` element. */
 export function plainReference(doc: Json): string {
   const operations = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
-    ['get', 'post', 'put', 'patch', 'delete'].filter((m) => item[m]).map((m) => operation(doc, path, m, item[m])),
+    ['get', 'post', 'put', 'patch', 'delete', 'options'].filter((m) => item[m]).map((m) => operation(doc, path, m, item[m])),
   );
   const problems = Object.values(doc.components.examples as Record<string, Json>)
     .map((e) => e.value)

@@ -10,6 +10,8 @@ export interface ApiContext {
   request: RequestInfo;
   /** A web-form submission's spent budget, counted once by the middleware's guard. */
   formBudget?: RateLimitState;
+  /** Under `/office`, the signed-in account and its session's token (`office-guard.ts`). */
+  office?: { user: string; token: string };
 }
 
 /**

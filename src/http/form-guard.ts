@@ -38,7 +38,7 @@ const REFUSALS = {
   request_timeout: 'The form stopped arriving before it was complete. Nothing was sent. Check your connection and send it again.',
 } as const;
 
-const STATUS: Record<keyof typeof REFUSALS | 'rate_limited', number> = {
+export const STATUS: Record<keyof typeof REFUSALS | 'rate_limited', number> = {
   forbidden: 403,
   unsupported_media_type: 415,
   payload_too_large: 413,
@@ -69,13 +69,13 @@ export async function guardFormSubmission(request: Request, locals: ApiContext):
   return { passed: true, budget };
 }
 
-/** Why the body cannot be a form's answers, or `undefined` when it can. Reads a copy: the action reads the request. */
-async function formBodyProblem(request: Request): Promise<Exclude<keyof typeof REFUSALS, 'forbidden'> | undefined> {
+/** Why the body cannot be a form's answers (of at most `limit` bytes), or `undefined` when it can. Reads a copy: the action reads the request. */
+export async function formBodyProblem(request: Request, limit = FORM_BODY_LIMIT): Promise<Exclude<keyof typeof REFUSALS, 'forbidden'> | undefined> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!FORM_MEDIA_TYPES.has(contentType.split(';', 1)[0]!.trim().toLowerCase())) return 'unsupported_media_type';
   let bytes: Buffer;
   try {
-    bytes = await readBodyBytes(request.clone(), FORM_BODY_LIMIT);
+    bytes = await readBodyBytes(request.clone(), limit);
   } catch (err) {
     if (err instanceof Problem && (err.code === 'payload_too_large' || err.code === 'request_timeout')) return err.code;
     return 'bad_request';

@@ -73,3 +73,19 @@ export function startBackups(
     },
   );
 }
+
+/** When the newest scheduled backup in `dir` was made (from its name), or `undefined` when there is none. */
+export function lastBackup(dir: string): Date | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  const newest = names
+    .filter((n) => BACKUP_FILE.test(n))
+    .sort()
+    .at(-1);
+  const m = newest && /^leads-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/.exec(newest);
+  return m ? new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`) : undefined;
+}

@@ -39,6 +39,14 @@ export const FIELDS = {
 
 export type FieldName = keyof typeof FIELDS;
 
+/**
+ * What a customer whose phone number is not a U.S. one can do instead, after "phone has the country
+ * code +44: ". The API cannot name the office's number here (it is the editors' `content/company.yaml`,
+ * which the documents agents read state); every page of the site shows it.
+ */
+export const OUTSIDE_US_PHONE =
+  "the company calls and texts U.S. numbers only. Send the customer's 10-digit U.S. phone number instead; a customer without one can call the office, whose number is on every page of the company's site, rather than send this request";
+
 const isField = (name: string): name is FieldName => Object.hasOwn(FIELDS, name);
 
 /** The field a problem points at (`#/phone` is `phone`), if it is one of the forms' fields. */

@@ -24,6 +24,8 @@ export interface LeadOffer {
   idempotency?: () => { key: string; boundTo: unknown } | undefined;
   /** A last word of the door on a valid lead before it is stored: `false` holds it back. */
   admit?: (lead: ValidLead) => boolean;
+  /** The reference the sender was already given (a submission the office released from suspected spam). */
+  reference?: string;
 }
 
 /** What became of an offered lead. */
@@ -43,7 +45,7 @@ export async function takeLead(store: Pick<LeadIntake, 'submit'>, offer: LeadOff
   if (!validation.ok) return { kind: 'invalid', errors: validation.errors, consentMissing: validation.consentMissing };
   if (offer.admit && !offer.admit(validation.lead)) return { kind: 'held' };
   const idempotency = offer.idempotency?.();
-  const record = toLeadRecord(validation.lead, offer.meta);
+  const record = { ...toLeadRecord(validation.lead, offer.meta), ...(offer.reference && { reference: offer.reference }) };
   try {
     return await store.submit(record, idempotency && { key: idempotency.key, requestHash: requestHash(idempotency.boundTo) });
   } catch (err) {

@@ -20,7 +20,7 @@ export interface ConsentEvidence {
   channel: Channel;
   /** The version of the disclosure shown beside the consent checkbox (web form); `null` from the API. */
   disclosureVersion: string | null;
-  /** `true` for a quote request (the only accepted value); `null` for a contact message, which has no such field. */
+  /** `true` for a quote request (the only accepted value); on a contact message, `true` when sent and `null` when left out. */
   communicationsConsent: boolean | null;
   consentTimestamp: string | null;
   pageUrl: string | null;
@@ -132,14 +132,25 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta): LeadRecord 
     };
   }
   const d = lead.data;
-  const fields = { formType: 'support', name: d.name, email: d.email, phone: phone.sent, helpWith: d.helpWith, message: d.message };
+  const fields: Record<string, string | boolean> = {
+    formType: 'support',
+    name: d.name,
+    email: d.email,
+    phone: phone.sent,
+    helpWith: d.helpWith,
+    message: d.message,
+    ...(d.communicationsConsent !== undefined && { communicationsConsent: d.communicationsConsent }),
+    ...(d.consentTimestamp !== undefined && { consentTimestamp: d.consentTimestamp }),
+    ...(d.pageUrl !== undefined && { pageUrl: d.pageUrl }),
+  };
   return {
     ...base,
     formType: 'support',
     fields,
     ...disclosure,
+    // The consent evidence is not the message's content: the same message with or without it is a duplicate.
     fingerprint: sha256(JSON.stringify(['support', fold(d.name), emailNormalised, phone.e164, fold(d.helpWith), fold(d.message)])),
-    consent: { communicationsConsent: null, consentTimestamp: null, pageUrl: null, ...evidence },
+    consent: { communicationsConsent: d.communicationsConsent ?? null, consentTimestamp: d.consentTimestamp ?? null, pageUrl: d.pageUrl ?? null, ...evidence },
   };
 }
 

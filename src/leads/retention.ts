@@ -12,6 +12,15 @@ import { DAY_MS } from '../lib/time.ts';
 /** How long a deletion record is kept: the 24 months after which nobody can ask about it. */
 export const DELETION_RECORD_DAYS = 730;
 
+/**
+ * How long a submission the spam traps caught is kept aside for the office to look at (as
+ * `/privacy` says): long enough to notice a real person caught by mistake, then removed.
+ */
+export const SPAM_KEEP_DAYS = 14;
+
+/** An office session not used for this long has ended: the next request asks to sign in again. */
+export const SESSION_IDLE_MS = 60 * 60 * 1000;
+
 /** Rows of each kind one purge step removes at most: a few milliseconds of the store's time. */
 export const PURGE_STEP_ROWS = 200;
 
@@ -21,6 +30,8 @@ export function purgeCutoffs(now: Date, retentionDays: number) {
     leadsBefore: new Date(now.getTime() - retentionDays * DAY_MS),
     replayBefore: new Date(now.getTime() - REPLAY_WINDOW_MS),
     deletionRecordsBefore: new Date(now.getTime() - DELETION_RECORD_DAYS * DAY_MS),
+    spamBefore: new Date(now.getTime() - SPAM_KEEP_DAYS * DAY_MS),
+    sessionsBefore: new Date(now.getTime() - SESSION_IDLE_MS),
   };
 }
 
@@ -33,7 +44,7 @@ export async function purge(
   cutoffs: ReturnType<typeof purgeCutoffs>,
   pause: () => Promise<void> = () => new Promise((r) => setImmediate(r)),
 ): Promise<Purged> {
-  const total: Purged = { leads: 0, idempotencyKeys: 0, fingerprints: 0, deletionRecords: 0 };
+  const total: Purged = { leads: 0, idempotencyKeys: 0, fingerprints: 0, deletionRecords: 0, suspectedSpam: 0, auditEntries: 0, sessions: 0 };
   for (;;) {
     const step = await store.purgeStep({ ...cutoffs, limit: PURGE_STEP_ROWS });
     for (const kind of Object.keys(total) as Array<keyof Purged>) total[kind] += step[kind];

@@ -3,8 +3,9 @@
  * `spec/openapi.yaml` state the same rules; `tests/e2e/openapi-conformance.test.ts` holds the limits
  * together and the generated-body tests hold every answer against the description.
  */
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
-import { FIELDS } from './fields.ts';
+import { FIELDS, OUTSIDE_US_PHONE } from './fields.ts';
 import { PHONE_SYNTAX, toE164UsPhone } from './phone.ts';
 
 /** Field limits, published as `maxLength` in the OpenAPI description. */
@@ -44,10 +45,23 @@ const text = (max: number) => z.string().max(max).trim().min(1).refine(safe(UNSA
 /** Free text that may span lines (notes, message): at most `max` characters as sent, then trimmed. */
 const longText = (max: number) => z.string().max(max).trim().refine(safe(UNSAFE_MULTI_LINE), noControls);
 
+/**
+ * The country calling code of a number written in international form (`+44 20 7946 0958`) for a
+ * country other than the U.S. (NANP), if it is one: such a number is refused like any other, with
+ * words that say what the customer can do instead.
+ */
+export function foreignCallingCode(sent: string): string | undefined {
+  if (!sent.startsWith('+') || /^\+\s*1/.test(sent)) return undefined;
+  const code = parsePhoneNumberFromString(sent)?.countryCallingCode;
+  return code && code !== '1' ? code : undefined;
+}
+
 const Phone = text(MAX_LENGTH.phone).transform((sent, ctx) => {
   const e164 = toE164UsPhone(sent);
   if (!e164) {
-    ctx.addIssue({ code: 'custom', ...format(`phone must be ${FIELDS.phone.expects}`) });
+    const abroad = foreignCallingCode(sent);
+    const message = abroad ? `phone has the country code +${abroad}: ${OUTSIDE_US_PHONE}` : `phone must be ${FIELDS.phone.expects}`;
+    ctx.addIssue({ code: 'custom', ...format(message) });
     return z.NEVER;
   }
   return { sent, e164 };
@@ -102,7 +116,11 @@ export const QuoteRequest = z.strictObject({
 });
 export type QuoteRequest = z.infer<typeof QuoteRequest>;
 
-/** A contact (support) message: selected by `formType: "support"`. */
+/**
+ * A contact (support) message: selected by `formType: "support"`. Agents naturally send the
+ * consent evidence with it too: optional here, checked as on a quote request (consent, if sent,
+ * must be `true`), and kept as evidence.
+ */
 export const ContactMessage = z.strictObject({
   formType: z.literal('support'),
   name: text(MAX_LENGTH.name),
@@ -110,6 +128,9 @@ export const ContactMessage = z.strictObject({
   phone: Phone,
   helpWith: text(MAX_LENGTH.helpWith),
   message: longText(MAX_LENGTH.message).min(1),
+  communicationsConsent: z.literal(true).optional(),
+  consentTimestamp: ConsentTimestamp.optional(),
+  pageUrl: PageUrl.optional(),
 });
 export type ContactMessage = z.infer<typeof ContactMessage>;
 

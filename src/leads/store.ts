@@ -62,6 +62,8 @@ export interface Removed {
    * messages are in the office's mailbox, out of the store's reach, and are deleted there by hand.
    */
   officeEmails: string[];
+  /** Submissions of the person that the spam traps caught and the office had not released. */
+  suspectedSpam: number;
 }
 
 /**
@@ -81,6 +83,10 @@ export interface PurgeStep {
   leadsBefore: Date;
   replayBefore: Date;
   deletionRecordsBefore: Date;
+  /** Suspected spam caught before this is removed; the office's audit trail is kept as long as deletion records. */
+  spamBefore: Date;
+  /** Office sessions not seen since this have ended. */
+  sessionsBefore: Date;
   limit: number;
 }
 
@@ -90,6 +96,9 @@ export interface Purged {
   idempotencyKeys: number;
   fingerprints: number;
   deletionRecords: number;
+  suspectedSpam: number;
+  auditEntries: number;
+  sessions: number;
 }
 
 /**
@@ -149,7 +158,8 @@ export interface LeadRecords {
   countPerson(match: PersonMatch): Promise<Removed>;
   /**
    * Removes, in one transaction, every lead of `match` with its idempotency records, fingerprints
-   * and notifications, and writes `record` with the number of leads removed.
+   * and notifications, and the person's suspected spam, and writes `record` with the number of
+   * leads removed.
    */
   deletePerson(match: PersonMatch, record: Omit<DeletionRecord, 'leads'>): Promise<Removed>;
   /** Every deletion record, oldest first: the proof that requests were served. */

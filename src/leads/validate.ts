@@ -26,19 +26,29 @@ export function jsonPointer(path: readonly PropertyKey[]): string {
 }
 
 const FORM_LABEL: Record<FormType, string> = { quote: 'quote request', support: 'contact message' };
+/** Where what a member not in the form says belongs instead: the form's own free text. */
+const FREE_TEXT: Record<FormType, string> = { quote: 'notes', support: 'message' };
+
+/** The detail of a member the form does not have: the fix is to remove it, never to correct it. */
+export function unknownFieldDetail(key: string, form: FormType): string {
+  return `${key} is not a field of the ${FORM_LABEL[form]} form: remove it (anything the customer said that has no field of its own goes in ${FREE_TEXT[form]}, in their words)`;
+}
+
+/** What consent that is not `true` needs: on a quote request it is required, on a contact message it may be left out. */
+const CONSENT_DETAIL: Record<FormType, string> = {
+  quote: `communicationsConsent must be ${FIELDS.communicationsConsent.expects}`,
+  support:
+    'communicationsConsent, when a contact message carries it, must be the JSON value true: the company answers a contact message by phone or e-mail, so send the message only if the customer wants that answer, with communicationsConsent true or left out',
+};
 
 function toFieldError(issue: z.core.$ZodIssue, body: Record<string, unknown>, form: FormType): FieldError[] {
   const field = String(issue.path[0] ?? '');
   const pointer = jsonPointer(issue.path);
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => ({
-      pointer: jsonPointer([...issue.path, key]),
-      code: 'unknown_field' as const,
-      detail: `${key} is not a field of the ${FORM_LABEL[form]} form`,
-    }));
+    return issue.keys.map((key) => ({ pointer: jsonPointer([...issue.path, key]), code: 'unknown_field' as const, detail: unknownFieldDetail(key, form) }));
   }
   if (field === 'communicationsConsent') {
-    return [{ pointer, code: 'consent_required', detail: `communicationsConsent must be ${FIELDS.communicationsConsent.expects}` }];
+    return [{ pointer, code: 'consent_required', detail: CONSENT_DETAIL[form] }];
   }
   const absent = issue.path.length === 1 && !Object.hasOwn(body, field);
   const known = fieldOf({ pointer });

@@ -1,10 +1,10 @@
-/** The one place that chooses where rate-limit counters live, from configuration. */
+/** The one place that chooses where rate-limit counters live, from configuration: the leads' budget, and the office's sign-in attempts. */
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Config } from '../config.ts';
 import { RATE_LIMIT } from '../facts.ts';
 import { createMemoryLimiter } from './memory-limiter.ts';
-import { fromFlexible, type RateLimiter } from './rate-limiter.ts';
+import { fromFlexible, type RateLimiter, type RateLimitPolicy } from './rate-limiter.ts';
 
 /** A rate limiter and what it holds open. */
 export interface LimiterHandle {
@@ -17,9 +17,9 @@ export interface LimiterHandle {
  * instance; while Redis cannot answer (no offline queue, 500 ms per command), an in-memory
  * insurance limiter takes over, so limits keep applying per instance and nothing waits or fails.
  */
-export function createLimiter(config: Pick<Config, 'redisUrl'>): LimiterHandle {
-  if (!config.redisUrl) return { limiter: createMemoryLimiter(RATE_LIMIT), close: async () => {} };
-  const options = { points: RATE_LIMIT.points, duration: RATE_LIMIT.windowSeconds, keyPrefix: 'lead-intake:leads' };
+export function createLimiter(config: Pick<Config, 'redisUrl'>, policy: RateLimitPolicy & { name: string } = { ...RATE_LIMIT, name: 'leads' }): LimiterHandle {
+  if (!config.redisUrl) return { limiter: createMemoryLimiter(policy), close: async () => {} };
+  const options = { points: policy.points, duration: policy.windowSeconds, keyPrefix: `lead-intake:${policy.name}` };
   const redis = new Redis(config.redisUrl, {
     enableOfflineQueue: false,
     commandTimeout: 500,
@@ -30,5 +30,5 @@ export function createLimiter(config: Pick<Config, 'redisUrl'>): LimiterHandle {
   // Connection errors are expected during an outage; the insurance limiter answers meanwhile.
   redis.on('error', () => {});
   const limiter = new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) });
-  return { limiter: fromFlexible(limiter), close: async () => void redis.disconnect() };
+  return { limiter: fromFlexible(limiter, policy), close: async () => void redis.disconnect() };
 }

@@ -1,4 +1,4 @@
-/** The lead rate limit: 10 submissions a minute per client, counted over both lead paths together. */
+/** Rate limits: the leads' 10 submissions a minute per client, counted over both lead paths together, and any other budget. */
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RATE_LIMIT } from '../facts.ts';
 
@@ -19,29 +19,36 @@ export interface RateLimiter {
   peek(clientKey: string): Promise<RateLimitState>;
 }
 
-function toState(res: RateLimiterRes | null, allowed: boolean): RateLimitState {
+/** A budget: so many points in a fixed window of so many seconds. */
+export interface RateLimitPolicy {
+  points: number;
+  windowSeconds: number;
+}
+
+function toState(res: RateLimiterRes | null, allowed: boolean, policy: RateLimitPolicy): RateLimitState {
   const used = res?.consumedPoints ?? 0;
   return {
     allowed,
-    limit: RATE_LIMIT.points,
-    remaining: Math.max(0, RATE_LIMIT.points - used),
-    resetSeconds: res ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : RATE_LIMIT.windowSeconds,
+    limit: policy.points,
+    remaining: Math.max(0, policy.points - used),
+    resetSeconds: res ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : policy.windowSeconds,
   };
 }
 
 /** Adapts a rate-limiter-flexible limiter (memory or Redis) to the `RateLimiter` interface. */
-export function fromFlexible(limiter: RateLimiterAbstract): RateLimiter {
+export function fromFlexible(limiter: RateLimiterAbstract, policy: RateLimitPolicy = RATE_LIMIT): RateLimiter {
+  const state = (res: RateLimiterRes | null, allowed: boolean) => toState(res, allowed, policy);
   return {
     async consume(clientKey) {
       try {
-        return toState(await limiter.consume(clientKey), true);
+        return state(await limiter.consume(clientKey), true);
       } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return toState(rejection, false);
+        if (rejection instanceof RateLimiterRes) return state(rejection, false);
         throw rejection;
       }
     },
     async peek(clientKey) {
-      return toState(await limiter.get(clientKey), true);
+      return state(await limiter.get(clientKey), true);
     },
   };
 }

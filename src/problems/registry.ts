@@ -53,15 +53,17 @@ export const PROBLEMS = {
     status: 422,
     title: 'Communications consent required',
     description:
-      'A quote request needs communicationsConsent set to the JSON value true: the customer must have explicitly asked to be contacted. The errors array also lists every other field problem.',
-    resolution: 'Ask the customer for consent to be contacted, and submit only if they give it, with communicationsConsent: true.',
+      'A quote request needs communicationsConsent set to the JSON value true: the customer must have explicitly asked to be contacted. A contact message may leave it out, but if it carries it, it must be true too. The errors array also lists every other field problem.',
+    resolution:
+      'Ask the customer whether the company may contact them about this request, and only if they agree send the lead again, corrected, with communicationsConsent: true and a new Idempotency-Key.',
   },
   validation_failed: {
     status: 422,
     title: 'Invalid lead fields',
     description:
-      'One or more fields are missing, of the wrong type, badly formatted, too long or not part of the form. The errors array lists every problem with a JSON Pointer into the request body.',
-    resolution: 'Correct each field listed in the errors array and send the request again.',
+      'One or more fields are missing, of the wrong type, badly formatted, too long or not part of the form. The errors array lists every problem with a JSON Pointer into the request body, and its detail says what the field expects. Nothing was stored.',
+    resolution:
+      'Remove each member the errors array marks unknown_field, correct every other field it lists as its detail says, and send the corrected lead with a new Idempotency-Key.',
   },
   idempotency_key_reused: {
     status: 422,

@@ -125,6 +125,48 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     vacuum: true,
   },
   { version: 6, name: 'a short reference for every lead', sql: REFERENCES },
+  {
+    version: 7,
+    name: "the office's page: accounts, sessions, a status on every lead, suspected spam kept aside, an audit trail",
+    sql: `
+      ALTER TABLE leads ADD COLUMN status TEXT NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'contacted', 'done'));
+      ALTER TABLE leads ADD COLUMN status_by TEXT;
+      ALTER TABLE leads ADD COLUMN status_at TEXT;
+      CREATE TABLE office_users (
+        email TEXT PRIMARY KEY,
+        password_hash TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        last_sign_in_at TEXT
+      ) STRICT;
+      CREATE TABLE office_sessions (
+        token_hash TEXT PRIMARY KEY,
+        email TEXT NOT NULL REFERENCES office_users (email) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        last_seen_at TEXT NOT NULL
+      ) STRICT;
+      CREATE TABLE suspected_spam (
+        id TEXT PRIMARY KEY,
+        reference TEXT NOT NULL,
+        form_type TEXT NOT NULL CHECK (form_type IN ('quote', 'support')),
+        received_at TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        submission TEXT NOT NULL,
+        email_normalised TEXT NOT NULL,
+        phone_e164 TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX suspected_spam_by_time ON suspected_spam (received_at);
+      CREATE INDEX suspected_spam_by_email ON suspected_spam (email_normalised);
+      CREATE INDEX suspected_spam_by_phone ON suspected_spam (phone_e164);
+      CREATE TABLE office_audit (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        detail TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX office_audit_by_time ON office_audit (at);
+    `,
+  },
 ];
 
 /**
@@ -232,4 +274,46 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     `,
   },
   { version: 6, name: 'a short reference for every lead', sql: REFERENCES },
+  {
+    version: 7,
+    name: "the office's page: accounts, sessions, a status on every lead, suspected spam kept aside, an audit trail",
+    sql: `
+      ALTER TABLE leads ADD COLUMN status text NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'contacted', 'done'));
+      ALTER TABLE leads ADD COLUMN status_by text;
+      ALTER TABLE leads ADD COLUMN status_at timestamptz;
+      CREATE TABLE office_users (
+        email text PRIMARY KEY,
+        password_hash text NOT NULL,
+        created_at timestamptz NOT NULL,
+        last_sign_in_at timestamptz
+      );
+      CREATE TABLE office_sessions (
+        token_hash text PRIMARY KEY,
+        email text NOT NULL REFERENCES office_users (email) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL,
+        last_seen_at timestamptz NOT NULL
+      );
+      CREATE TABLE suspected_spam (
+        id text PRIMARY KEY,
+        reference text NOT NULL,
+        form_type text NOT NULL CHECK (form_type IN ('quote', 'support')),
+        received_at timestamptz NOT NULL,
+        reason text NOT NULL,
+        submission json NOT NULL,
+        email_normalised text NOT NULL,
+        phone_e164 text NOT NULL
+      );
+      CREATE INDEX suspected_spam_by_time ON suspected_spam (received_at);
+      CREATE INDEX suspected_spam_by_email ON suspected_spam (email_normalised);
+      CREATE INDEX suspected_spam_by_phone ON suspected_spam (phone_e164);
+      CREATE TABLE office_audit (
+        id bigserial PRIMARY KEY,
+        at timestamptz NOT NULL,
+        actor text NOT NULL,
+        action text NOT NULL,
+        detail text NOT NULL
+      );
+      CREATE INDEX office_audit_by_time ON office_audit (at);
+    `,
+  },
 ];

@@ -2,9 +2,12 @@
  * A submission of the company's own web form: the same rate-limit budget, validation, lead service,
  * store, idempotency and duplicate rules as the API, answered in words for a person. Only the
  * web forms have spam traps (a hidden field and a minimum fill time), and what they catch is
- * answered like a success and never stored.
+ * answered like a success and kept aside as suspected spam, never as a lead.
  */
+import { randomUUID } from 'node:crypto';
 import { spendSubmission } from '../limiter/submissions.ts';
+import { toE164UsPhone } from '../leads/phone.ts';
+import type { SpamReason } from '../office/store.ts';
 import type { AppServices, RequestInfo } from '../app/context.ts';
 import { fieldOf, personMessage } from '../leads/fields.ts';
 import { MAX_LENGTH } from '../leads/schema.ts';
@@ -122,18 +125,6 @@ export async function submitWebForm(
   const limit = ctx.budget ?? (await spendSubmission(services.limiter, request.clientAddress));
   if (!limit.allowed) return result({ kind: 'rate_limited', retryAfterSeconds: limit.resetSeconds });
 
-  const caughtBy = (trap: string) => {
-    caught++;
-    services.logger.info({ form, trap, caughtSinceStart: caught }, 'web form submission caught by a spam trap; answered as received, not stored');
-    return result({ kind: 'received', reference: newReference(form) });
-  };
-  if (text(data, HONEYPOT_FIELD) !== '') return caughtBy('hidden field filled in');
-  if (!token || token.form !== form) return caughtBy('no valid form token');
-  // The wording changed since the page was drawn: the answer carries the new wording, and the box
-  // is unticked, so that a consent is only ever recorded for the words on the person's screen.
-  if (words.disclosure && token.disclosureVersion !== words.disclosure.version)
-    return { ...result({ kind: 'page_changed', consentText: words.consentText }), consent: false };
-
   const pageUrl = new URL(WEB_FORMS[form].path, services.config.siteUrl).href;
   const body: Record<string, unknown> =
     form === 'quote'
@@ -147,6 +138,31 @@ export async function submitWebForm(
     userAgent: ctx.userAgent,
     now,
   };
+
+  // What a trap catches is answered like a success (a program learns nothing) and kept aside as
+  // suspected spam, where the office can release a real person caught by mistake.
+  const caughtBy = async (reason: SpamReason) => {
+    caught++;
+    const reference = newReference(form);
+    const { now: at, ...how } = meta;
+    const person = { emailNormalised: values.email!.trim().toLowerCase(), phoneE164: toE164UsPhone(values.phone!.trim()) ?? '' };
+    try {
+      await services.spamFolder.keepSpam({ id: randomUUID(), reference, formType: form, receivedAt: at, reason, body, meta: how }, person);
+      services.logger.info(
+        { form, trap: reason, caughtSinceStart: caught },
+        'web form submission caught by a spam trap; answered as received, kept as suspected spam',
+      );
+    } catch (err) {
+      services.logger.error({ reqId: request.id, form, trap: reason, err }, 'web form submission caught by a spam trap could not be kept as suspected spam');
+    }
+    return result({ kind: 'received', reference });
+  };
+  if (text(data, HONEYPOT_FIELD) !== '') return caughtBy('hidden field filled in');
+  if (!token || token.form !== form) return caughtBy('no valid form token');
+  // The wording changed since the page was drawn: the answer carries the new wording, and the box
+  // is unticked, so that a consent is only ever recorded for the words on the person's screen.
+  if (words.disclosure && token.disclosureVersion !== words.disclosure.version)
+    return { ...result({ kind: 'page_changed', consentText: words.consentText }), consent: false };
   // Checked once the answers are valid, so that a person who sends an empty form at once reads what is missing.
   const tooFast = now.getTime() - token.renderedAt < MIN_FILL_MS;
   let outcome: IntakeOutcome;

@@ -1,8 +1,9 @@
 /**
- * What an agent reads, held to what the server does: every field's published schema against the
- * server's verdict on values drawn from it and from just outside it; the examples in the served
- * documents, submitted as published, twice each; the services on offer in every document;
- * /api-docs without a browser; /robots.txt.
+ * What an agent reads, held to what the server does: every field's published schema, and the
+ * `Idempotency-Key` header's, against the server's verdict on values drawn from it and from just
+ * outside it; the examples in the served documents, submitted as published, twice each; the
+ * natural first try of an agent in a hurry; the services on offer in every document; /api-docs
+ * without a browser; /robots.txt.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -10,8 +11,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contact, newClient, quote } from '../support/fixtures.ts';
 import { call, postJson } from '../support/http.ts';
-import { openapi, schemaErrors } from '../support/openapi.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { headerErrors, openapi, schemaErrors } from '../support/openapi.ts';
+import { exportLeads, startServer, type RunningServer } from '../support/server.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -27,6 +28,8 @@ const fieldSchema = (form: 'QuoteRequest' | 'ContactMessage', field: string) => 
   const property = schemas[form].properties[field];
   return property.$ref ? schemas[property.$ref.split('/').pop()] : property;
 };
+/** The rule of a field's free text: the field's own, or its `anyOf` branch beside the enumerated values. */
+const freeText = (schema: Record<string, any>) => ({ ...schema, ...schema.anyOf?.find((branch: Record<string, any>) => branch.pattern) });
 
 /** The server's verdict on `body`: accepted (stored, or a duplicate of a stored one), or the fields its refusal points at. */
 async function serverVerdict(body: Record<string, unknown>): Promise<{ accepted: boolean; pointers: string[]; codes: string[] }> {
@@ -66,7 +69,7 @@ const UNSTATED: Record<string, (value: unknown) => boolean> = {
 };
 
 const QUOTE_FIELDS = ['name', 'phone', 'email', 'bedrooms', 'bathrooms', 'service', 'notes', 'consentTimestamp', 'pageUrl'];
-const CONTACT_FIELDS = ['name', 'phone', 'email', 'helpWith', 'message'];
+const CONTACT_FIELDS = ['name', 'phone', 'email', 'helpWith', 'message', 'consentTimestamp', 'pageUrl'];
 
 describe('the published schema of every field agrees with the server', () => {
   for (const [form, fields, base] of [
@@ -75,7 +78,7 @@ describe('the published schema of every field agrees with the server', () => {
   ] as const) {
     for (const field of fields) {
       it(`${form}.${field}: accepted by one means accepted by the other, and each refusal points at ${field}`, async () => {
-        const schema = fieldSchema(form, field);
+        const schema = freeText(fieldSchema(form, field));
         await fc.assert(
           fc.asyncProperty(candidates(schema), async (value) => {
             const body = { ...base(), [field]: value };
@@ -133,17 +136,112 @@ describe('the published schema of every field agrees with the server', () => {
     }
   });
 
-  it('formType and communicationsConsent: the constants the schema publishes, and nothing else', async () => {
+  it('formType and communicationsConsent: the constants the schema publishes, and nothing else, on both forms', async () => {
     for (const formType of ['quote', undefined, 'support', 'sales', 'Quote', 1]) {
       const body = quote({ formType });
       const published = schemaErrors('LeadSubmission', body).length === 0;
       expect((await serverVerdict(body)).accepted, String(formType)).toBe(published);
     }
-    for (const communicationsConsent of [true, false, 'true', 1, null]) {
-      const body = quote({ communicationsConsent });
-      const published = schemaErrors('LeadSubmission', body).length === 0;
-      expect((await serverVerdict(body)).accepted, String(communicationsConsent)).toBe(published);
+    for (const communicationsConsent of [true, false, 'true', 1, null, undefined]) {
+      for (const body of [quote({ communicationsConsent }), contact({ communicationsConsent })]) {
+        const published = schemaErrors('LeadSubmission', body).length === 0;
+        expect((await serverVerdict(body)).accepted, `${String(body.formType)}: ${String(communicationsConsent)}`).toBe(published);
+      }
     }
+    // Required on a quote request, optional on a contact message.
+    expect(schemaErrors('LeadSubmission', quote({ communicationsConsent: undefined }))).not.toEqual([]);
+    expect(schemaErrors('LeadSubmission', contact({ communicationsConsent: undefined }))).toEqual([]);
+  });
+
+  it('the services and topics the forms offer are the enumerated values of service and helpWith, and each is accepted', async () => {
+    const services = fieldSchema('QuoteRequest', 'service').anyOf[0].enum as string[];
+    const topics = fieldSchema('ContactMessage', 'helpWith').anyOf[0].enum as string[];
+    expect(services.length).toBeGreaterThan(0);
+    expect(topics.length).toBeGreaterThan(0);
+    for (const service of services) expect(await serverVerdict(quote({ service })), service).toMatchObject({ accepted: true });
+    for (const helpWith of topics) expect(await serverVerdict(contact({ helpWith })), helpWith).toMatchObject({ accepted: true });
+    // Free text stays free: words of the customer's own are accepted by both.
+    const own = quote({ service: 'Clean the garage, please' });
+    expect(schemaErrors('LeadSubmission', own)).toEqual([]);
+    expect((await serverVerdict(own)).accepted).toBe(true);
+  });
+});
+
+describe('the Idempotency-Key header: the published schema accepts what the server accepts', () => {
+  const schema = openapi.components.parameters.IdempotencyKey.schema;
+  /** The server's verdict on a key sent with a valid lead: accepted (stored, or the key's earlier use), or refused as malformed. */
+  async function keyAccepted(key: string): Promise<boolean> {
+    const reply = await postJson(`${server.url}/api/v1/leads`, quote(), { ...newClient(), 'Idempotency-Key': key });
+    if (reply.status === 400) expect(reply.json.code, reply.text).toBe('invalid_idempotency_key');
+    else expect([201, 422], reply.text).toContain(reply.status);
+    return reply.status !== 400;
+  }
+
+  it('generated keys and near misses get the same verdict from both', async () => {
+    const inside = fc.stringMatching(new RegExp(schema.pattern), { size: 'medium' });
+    const keys = fc
+      .oneof(
+        { weight: 4, arbitrary: inside },
+        inside.map((k) => `${k},x`),
+        inside.map((k) => `${k} x`),
+        inside.map((k) => `"${k}`),
+        inside.map((k) => `${k}${'x'.repeat(255)}`),
+        fc.constantFrom('""', '"', 'a"b', '"a"b"', '"a\\"', '"a\\b"', '"\u00e9"', 'x'.repeat(256), `"${'x'.repeat(256)}"`),
+        fc.string({ unit: fc.constantFrom('a', ' ', '"', '\\', ',', '~', '(', '9'), minLength: 1, maxLength: 8 }),
+        // HTTP drops white space around a header's value before either side sees it.
+      )
+      .filter((key) => key.length > 0 && key === key.trim());
+    await fc.assert(
+      fc.asyncProperty(keys, async (key) => {
+        const published = headerErrors('Idempotency-Key', key).length === 0;
+        expect(await keyAccepted(key), `the schema ${published ? 'accepts' : 'refuses'} ${JSON.stringify(key)}, the server does not agree`).toBe(published);
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('the limits: 255 characters, counted once unescaped inside quotes', async () => {
+    for (const [key, accepted] of [
+      ['x'.repeat(255), true],
+      ['x'.repeat(256), false],
+      [`"${'x'.repeat(255)}"`, true],
+      [`"${'\\"'.repeat(255)}"`, true],
+      [`"${'\\"'.repeat(256)}"`, false],
+      ['""', false],
+    ] as const) {
+      expect(headerErrors('Idempotency-Key', key).length === 0, key.slice(0, 20)).toBe(accepted);
+      expect(await keyAccepted(key), key.slice(0, 20)).toBe(accepted);
+    }
+  });
+});
+
+describe("an agent's natural first try", () => {
+  it('a contact message that carries consent and its time is stored, and the export keeps them as evidence', async () => {
+    const body = contact({ communicationsConsent: true, consentTimestamp: '2026-11-20T17:03:00Z', pageUrl: 'https://www.example-cleaning.com/contact' });
+    expect(schemaErrors('LeadSubmission', body)).toEqual([]);
+    const reply = await postJson(`${server.url}/api/v1/leads`, body, newClient());
+    expect(reply.status, reply.text).toBe(201);
+    const stored = (await exportLeads(server.databaseUrl)).find((lead) => lead.id === reply.json.id);
+    expect(stored).toMatchObject({
+      formType: 'support',
+      fields: { communicationsConsent: true, consentTimestamp: '2026-11-20T17:03:00Z', pageUrl: 'https://www.example-cleaning.com/contact' },
+      consent: { channel: 'api', communicationsConsent: true, consentTimestamp: '2026-11-20T17:03:00Z', pageUrl: 'https://www.example-cleaning.com/contact' },
+    });
+  });
+
+  it('a contact message with communicationsConsent false is refused with words that say what to do', async () => {
+    const reply = await postJson(`${server.url}/api/v1/leads`, contact({ communicationsConsent: false }), newClient());
+    expect(reply.status).toBe(422);
+    expect(reply.json.code).toBe('consent_required');
+    expect(reply.json.errors).toEqual([{ pointer: '#/communicationsConsent', code: 'consent_required', detail: expect.stringMatching(/true or left out$/) }]);
+    expect(reply.json.resolution).toMatch(/only if they agree send the lead again, corrected, with communicationsConsent: true and a new Idempotency-Key/);
+  });
+
+  it('a member the form does not have is to be removed, and the corrected lead sent with a new key', async () => {
+    const reply = await postJson(`${server.url}/api/v1/leads`, quote({ squareFeet: '1400' }), newClient());
+    expect(reply.status).toBe(422);
+    expect(reply.json.errors[0]).toMatchObject({ pointer: '#/squareFeet', code: 'unknown_field', detail: expect.stringMatching(/: remove it \(.* notes/) });
+    expect(reply.json.resolution).toMatch(/^Remove each member .* unknown_field.* send the corrected lead with a new Idempotency-Key\.$/);
   });
 });
 
@@ -165,7 +263,8 @@ describe('the examples agents copy', () => {
     const llms = (await call(`${server.url}/llms.txt`)).text;
     const developers = unescapeHtml((await call(`${server.url}/developers`)).text);
     const commands = [...curlCommands(llms), ...curlCommands(developers)];
-    expect(commands.length).toBe(3);
+    // Both forms in /llms.txt, and both in /developers.
+    expect(commands.length).toBe(4);
     const keys = commands.map((c) => /Idempotency-Key: "([^"]+)"/.exec(c)![1]);
     // The quote example and the contact example each have a key of their own.
     expect(new Set(keys).size).toBe(2);

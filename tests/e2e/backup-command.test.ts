@@ -1,5 +1,5 @@
 /**
- * The office's `backup` command (`npm run leads -- backup <file>`), run as an operator runs it,
+ * The office's `backup` command (`npm run -s leads -- backup <file>`), run as an operator runs it,
  * against a store a failing disk has damaged: it refuses in words, exits non-zero, and leaves
  * nothing at the destination, not even its temporary file.
  */

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCatalog } from '../../src/discovery/api-catalog.ts';
 import { openApiDocument } from '../../src/discovery/openapi.ts';
 import { PROBLEM_CODES } from '../../src/problems/registry.ts';
-import { offer } from '../support/fixtures.ts';
+import { USAGE_RULES } from '../../src/facts.ts';
+import { company, offer } from '../support/fixtures.ts';
 import { call } from '../support/http.ts';
+import { openapi, schemaErrors } from '../support/openapi.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
 let server: RunningServer;
@@ -58,7 +60,7 @@ describe('/openapi.json', () => {
   });
 
   it('rebases every example link on the configured origin', () => {
-    const doc = JSON.stringify(openApiDocument('https://www.example-cleaning.com', offer()));
+    const doc = JSON.stringify(openApiDocument('https://www.example-cleaning.com', offer(), company()));
     expect(doc).not.toContain('localhost');
     expect(doc).toContain('https://www.example-cleaning.com/developers/errors#rate_limited');
   });
@@ -89,6 +91,31 @@ describe('/llms.txt', () => {
     for (const code of PROBLEM_CODES) expect(text, code).toContain(`\`${code}\``);
     for (const path of ['/openapi.json', '/api-docs', '/.well-known/api-catalog', '/developers', '/developers/errors', '/terms', '/privacy'])
       expect(text).toContain(`](${BASE}${path})`);
+  });
+
+  it('gives both forms, each with a complete example and its fields, and says "on a quote request" wherever consent is required', async () => {
+    const text = (await call(`${server.url}/llms.txt`)).text;
+    const bodies = [...text.matchAll(/```sh\ncurl -i [^\n]*\n(?: {2}-H [^\n]*\n)* {2}-d '(\{[\s\S]*?\})'\n```/g)].map((m) => JSON.parse(m[1]!));
+    expect(bodies.map((b) => b.formType ?? 'quote')).toEqual(['quote', 'support']);
+    for (const body of bodies) expect(schemaErrors('LeadSubmission', body)).toEqual([]);
+    // After each example, one line per field of its form, saying whether it is required.
+    for (const [form, after] of [
+      ['QuoteRequest', 'A quote request, complete:'],
+      ['ContactMessage', 'A contact message, complete'],
+    ] as const) {
+      const section = text.slice(text.indexOf(after));
+      const required = new Set<string>(openapi.components.schemas[form].required);
+      for (const field of Object.keys(openapi.components.schemas[form].properties))
+        expect(section, `${form}.${field}`).toContain(`- \`${field}\` (${required.has(field) ? 'required' : 'optional'}): `);
+    }
+    // Every sentence that says what consent must be says on which form.
+    const sentences = text.split(/(?<=\.)\s/).filter((s) => /communicationsConsent.*must be/.test(s));
+    expect(sentences.length).toBeGreaterThan(0);
+    for (const sentence of sentences) expect(sentence).toMatch(/on a quote request|if sent|when a contact message carries it/i);
+  });
+
+  it('the OpenAPI description states the usage rules as every other document does', () => {
+    expect(openapi.info.description).toContain(USAGE_RULES.map((rule, i) => `${i + 1}. ${rule}`).join('\n'));
   });
 
   it('is announced by GET /api/v1 with rel="describedby"', async () => {

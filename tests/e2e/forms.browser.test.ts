@@ -286,7 +286,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     ],
     ['the minimum fill time', async () => {}],
   ] as const) {
-    it(`a submission caught by ${trap} is answered like a success and stored nowhere; the log counts it`, async () => {
+    it(`a submission caught by ${trap} is answered like a success, kept as suspected spam and not as a lead; the log counts it`, async () => {
       const { context, page } = await visitor();
       await page.goto(`${server.url}/quote`);
       const who = await fillQuote(page);
@@ -294,8 +294,14 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       const before = server.logs.filter((l) => l.includes('caught by a spam trap')).length;
       await page.getByRole('button', { name: 'Send my request' }).click();
       await page.locator('[data-result]').waitFor({ state: 'visible' });
-      expect(await referenceOf(page)).toMatch(REFERENCE_PATTERN);
+      const reference = await referenceOf(page);
+      expect(reference).toMatch(REFERENCE_PATTERN);
       expect(await storedWith(who.email)).toEqual([]);
+      // Kept aside under the reference the sender was shown, for the office to release if a person was caught.
+      const db = new DatabaseSync(server.databaseUrl.replace(/^file:/, ''), { readOnly: true });
+      const kept = db.prepare('SELECT reference FROM suspected_spam WHERE email_normalised = ?').all(who.email.toLowerCase());
+      db.close();
+      expect(kept).toEqual([{ reference }]);
       const caught = server.logs.filter((l) => l.includes('caught by a spam trap'));
       expect(caught.length).toBe(before + 1);
       expect(caught.at(-1)).not.toContain(who.email);

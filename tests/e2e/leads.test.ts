@@ -1,6 +1,6 @@
 /**
  * POST /api/v1/leads over real HTTP against the built server: both forms, every row of the
- * contract's order of checks, and every 201 found again by `npm run leads -- export`.
+ * contract's order of checks, and every 201 found again by `npm run -s leads -- export`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contact, newClient, quote } from '../support/fixtures.ts';

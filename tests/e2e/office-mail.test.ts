@@ -132,7 +132,7 @@ for (const store of stores) {
         const deletion = await leads(server.databaseUrl, ['delete', '--email', 'ada.quote@example.com'], mailEnv(sink));
         expect(deletion.code, deletion.stderr).toBe(0);
         expect(deletion.stdout).toContain(
-          `The office was e-mailed about 1 of these leads: delete those messages from the office's mailbox too. Search it for their references:\n  ${ids[0]}\n`,
+          `The office was e-mailed about 1 of these leads: delete those messages from the office's mailbox too. Search it for their references:\n  ${references.get(ids[0]!)}\n`,
         );
 
         expect(JSON.parse(server.logs.find((l) => l.includes('"msg":"listening"'))!)).toMatchObject({ officeMail: 'on' });

@@ -4,7 +4,7 @@
  * purge, the automatic purge while submissions go on, flat memory for 100,000 leads, the usage
  * message, and /privacy stating the configured retention.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,9 +84,11 @@ describe('exports by period and form, and the purge, on a store of known dates',
   beforeAll(async () => {
     const [oct, nov1, nov30, dec] = await storeAt(
       path,
-      ['2026-10-31T23:59:59.999Z', '2026-11-01T00:00:00Z', '2026-11-30T23:59:59.999Z', '2026-12-01T00:00:00Z'].map((s) => new Date(s)),
+      // The office's days, in its time zone (America/Los_Angeles): the last moment of 31 October, the
+      // first of 1 November (PDT), the last of 30 November and the first of 1 December (PST).
+      ['2026-11-01T06:59:59.999Z', '2026-11-01T07:00:00Z', '2026-12-01T07:59:59.999Z', '2026-12-01T08:00:00Z'].map((s) => new Date(s)),
     );
-    const [novContact] = await storeAt(path, [new Date('2026-11-15T12:00:00Z')], contact);
+    const [novContact] = await storeAt(path, [new Date('2026-11-15T20:00:00Z')], contact);
     const old = await storeAt(
       path,
       [800, 760, 731].map((d) => new Date(Date.now() - d * DAY)),
@@ -104,18 +106,23 @@ describe('exports by period and form, and the purge, on a store of known dates',
       .map((l) => JSON.parse(l).id as string);
   };
 
-  it('--since is inclusive, --until exclusive, --form selects one form, and CSV selects the same', async () => {
-    expect(await exported(['--since', '2026-11-01', '--until', '2026-12-01T00:00:00Z'])).toEqual([ids.nov1, ids.novContact, ids.nov30]);
-    expect(await exported(['--since', '2026-11-01T00:00:00Z', '--until', '2026-12-01', '--form', 'support'])).toEqual([ids.novContact]);
-    expect(await exported(['--since', '2026-12-01'])).toEqual([ids.dec]);
-    const csv = await leads(url, ['export', '--format', 'csv', '--form', 'quote', '--until', '2026-11-16']);
-    expect((parse(csv.stdout, { columns: true, bom: true }) as Array<{ 'Lead id': string }>).map((r) => r['Lead id'])).toEqual([...ids.old, ids.oct, ids.nov1]);
+  it("reads --since and --until as the office's days, both included, in either spelling; a date-time with a zone as it says", async () => {
+    expect(await exported(['--since', '11/01/2026', '--until', '11/30/2026'])).toEqual([ids.nov1, ids.novContact, ids.nov30]);
+    expect(await exported(['--since', '2026-11-01', '--until', '2026-11-30', '--form', 'support'])).toEqual([ids.novContact]);
+    expect(await exported(['--since', '12/1/2026'])).toEqual([ids.dec]);
+    expect(await exported(['--since', '2026-11-01T07:00:00Z', '--until', '2026-12-01T08:00:00Z'])).toEqual([ids.nov1, ids.novContact, ids.nov30]);
+    const csv = await leads(url, ['export', '--format', 'csv', '--form', 'quote', '--until', '11/15/2026']);
+    const rows = parse(csv.stdout, { columns: true, bom: true }) as Array<Record<string, string>>;
+    expect(rows.map((r) => r['Lead id'])).toEqual([...ids.old, ids.oct, ids.nov1]);
+    // The spreadsheet's times are the office's, and its header says which.
+    expect(rows.slice(-2).map((r) => r['Received (America/Los_Angeles time)'])).toEqual(['2026-10-31 23:59', '2026-11-01 00:00']);
   });
 
   it('refuses bad dates and bad options with the usage message and exit status 2', async () => {
     for (const args of [
       ['export', '--since', 'yesterday'],
       ['export', '--until', '2026-13-45'],
+      ['export', '--since', '2/30/2026'],
       ['export', '--format', 'xml'],
       ['export', '--form', 'sales'],
       ['export', '--colour'],
@@ -128,7 +135,7 @@ describe('exports by period and form, and the purge, on a store of known dates',
     ]) {
       const result = await leads(url, args);
       expect(result.code, args.join(' ')).toBe(2);
-      expect(result.stderr, args.join(' ')).toContain('usage: npm run leads -- <command> [options]');
+      expect(result.stderr, args.join(' ')).toContain('usage: npm run -s leads -- <command> [options]');
       expect(result.stdout).toBe('');
     }
   });
@@ -142,15 +149,22 @@ describe('exports by period and form, and the purge, on a store of known dates',
   it('purge removes the leads older than the retention period and keeps the rest', async () => {
     const dry = await leads(url, ['export']);
     expect(dry.stdout.split('\n').filter(Boolean)).toHaveLength(8);
+    expect((await leads(url, ['purge', '--dry-run'])).stdout).toMatch(/^Would remove 3 leads received before .* \(730 days ago\)\. Nothing was changed/);
+    expect(await exported([])).toHaveLength(8);
     const { code, stdout } = await leads(url, ['purge']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Removed 3 leads older than 730 days/);
+    expect(stdout).toMatch(/^Removed 3 leads received before .* \(730 days ago\)/);
     const left = await exported([]);
     for (const id of ids.old) expect(left).not.toContain(id);
     expect(left).toEqual([ids.oct, ids.nov1, ids.novContact, ids.nov30, ids.dec]);
-    // A shorter period, given on the command line, for the leads from before December.
+    // A shorter period than the configured retention, given on the command line, for the leads from
+    // before December: asked first, so refused when nobody can answer, unless --yes says so.
     const days = Math.floor((Date.now() - Date.parse('2026-11-16T00:00:00Z')) / DAY);
-    expect((await leads(url, ['purge', '--older-than', String(days)])).stdout).toMatch(/^Removed 3 leads older than/);
+    const unasked = await leads(url, ['purge', '--older-than', String(days)]);
+    expect(unasked.code).toBe(2);
+    expect(unasked.stderr).toMatch(/This removes 3 leads received before .*, sooner than the 730 days the company keeps leads .* Add --yes/);
+    expect(await exported([])).toHaveLength(5);
+    expect((await leads(url, ['purge', '--older-than', String(days), '--yes'])).stdout).toMatch(/^Removed 3 leads received before/);
     expect(await exported([])).toEqual([ids.nov30, ids.dec]);
   });
 });
@@ -164,7 +178,7 @@ describe('an export of 100,000 leads', () => {
     const path = join(dir, `${n}.sqlite`);
     await storeAt(path, [new Date()]);
     const db = new DatabaseSync(path);
-    db.exec(`INSERT INTO leads SELECT lower(hex(randomblob(16))), form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent, 'T-' || hex(randomblob(6))
+    db.exec(`INSERT INTO leads (id, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent, reference) SELECT lower(hex(randomblob(16))), form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent, 'T-' || hex(randomblob(6))
              FROM leads, (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n - 1}) SELECT i FROM n)`);
     db.close();
     return path;
@@ -273,13 +287,22 @@ describe('deletion on request', () => {
 
         const dry = await leads(server.databaseUrl, ['delete', '--email', person.email.toUpperCase(), '--dry-run']);
         expect(dry).toMatchObject({ code: 0 });
-        expect(dry.stdout).toMatch(/^Would remove 2 leads of this person, with 1 idempotency record/);
+        // The dry run names whose leads they are, and warns that two names share the address.
+        expect(dry.stdout).toMatch(
+          /^Would remove 2 leads with this e-mail address:\n {2}C-\S+ {2}\d{4}-\d\d-\d\d \d\d:\d\d {2}contact message {2}.+\n {2}Q-\S+ {2}.+ {2}quote request {2}.+\n/,
+        );
+        expect(dry.stdout).toContain('These leads carry more than one name');
+        expect(dry.stdout).toMatch(/Nothing was changed \(--dry-run\)\.\n$/);
         expect((await exportLeads(server.databaseUrl)).filter((l) => theirs.some((r) => r.json.id === l.id))).toHaveLength(2);
 
         const done = await leads(server.databaseUrl, ['delete', '--email', person.email]);
         expect(done.code, done.stderr).toBe(0);
-        expect(done.stdout).toMatch(/^Removed 2 leads of this person, with 1 idempotency record and 2 duplicate fingerprints\.\nA deletion record was kept/);
+        expect(done.stdout).toMatch(/^Removing 2 leads with this e-mail address:\n[\s\S]*\nRemoved 2 leads\.\nA deletion record was kept/);
         expect(done.stdout).toMatch(/Backups made before now still hold these leads until they rotate out/);
+        // A mistyped address is said to match nothing, not reported as a removal.
+        const typo = await leads(server.databaseUrl, ['delete', '--email', person.email.replace('@', 'x@')]);
+        expect(typo.stdout).toMatch(/^No lead has this e-mail address: check its spelling\. Nothing was removed\./);
+        expect(typo.stdout).not.toMatch(/Removed/);
         const left = (await exportLeads(server.databaseUrl)).map((l) => l.id);
         for (const reply of theirs) expect(left).not.toContain(reply.json.id);
         expect(left).toContain(other.json.id);
@@ -294,7 +317,7 @@ describe('deletion on request', () => {
         const person = { phone: '503.555.0155', email: `grace.h.${Date.now()}@example.com` };
         expect((await postJson(`${server.url}/api/v1/leads`, quote({ ...person }), newClient())).status).toBe(201);
         const done = await leads(server.databaseUrl, ['delete', '--phone', '+1 (503) 555-0155']);
-        expect(done.stdout).toMatch(/^Removed [1-9]\d* leads? of this person/);
+        expect(done.stdout).toMatch(/^Removing 1 lead with this phone number:\n.*\nRemoved 1 lead\./);
         expect((await exportLeads(server.databaseUrl)).some((l) => (l.fields as { email: string }).email === person.email)).toBe(false);
       });
     });
@@ -329,7 +352,7 @@ describe('the automatic purge', () => {
     const path = join(dir, 'leads.sqlite');
     await storeAt(path, [new Date(Date.now() - 800 * DAY)]);
     const db = new DatabaseSync(path);
-    db.exec(`INSERT INTO leads SELECT lower(hex(randomblob(16))), form_type, strftime('%Y-%m-%dT%H:%M:%fZ', received_at, '-' || i || ' minutes'), received_via, fields, phone_e164, email_normalised, fingerprint, consent, 'T-' || hex(randomblob(6))
+    db.exec(`INSERT INTO leads (id, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent, reference) SELECT lower(hex(randomblob(16))), form_type, strftime('%Y-%m-%dT%H:%M:%fZ', received_at, '-' || i || ' minutes'), received_via, fields, phone_e164, email_normalised, fingerprint, consent, 'T-' || hex(randomblob(6))
              FROM leads, (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 29999) SELECT i FROM n)`);
     const old = (db.prepare('SELECT id FROM leads').all() as Array<{ id: string }>).map((r) => r.id);
     db.close();
@@ -363,4 +386,41 @@ describe('the automatic purge', () => {
       await server.dispose();
     }
   }, 60_000);
+});
+
+describe("the office's accounts and files, from the command line as the README writes it", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'office-cli-'));
+  const url = `file:${join(dir, 'leads.sqlite')}`;
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const shell = (command: string, input = '') =>
+    spawnSync('sh', ['-c', command], { cwd: ROOT, env: { ...childEnv(), DATABASE_URL: url }, input, encoding: 'utf8' });
+
+  it('user add reads the password from standard input, refuses a short one, and list and remove say what they did', () => {
+    const short = shell('npm run -s leads -- user add office@example.com', 'too short\n');
+    expect(short.status).toBe(2);
+    expect(short.stderr).toContain('the password must have at least 12 characters; nothing was changed');
+    const added = shell('npm run -s leads -- user add Office@Example.com', 'mop and bucket 2026\n');
+    expect(added.status, added.stderr).toBe(0);
+    expect(added.stdout).toBe('Added office@example.com: they can sign in at /office.\n');
+    expect(shell('npm run -s leads -- user add office@example.com', 'a new passphrase 2027\n').stdout).toContain('Set a new password for office@example.com');
+    expect(shell('npm run -s leads -- user list').stdout).toMatch(/^office@example\.com {2}added \d{4}-\d\d-\d\d \d\d:\d\d {2}never signed in\n$/);
+    expect(shell('npm run -s leads -- user remove office@example.com').stdout).toBe('Removed office@example.com; their sessions have ended.\n');
+    expect(shell('npm run -s leads -- user remove office@example.com').stdout).toBe('There is no account office@example.com: nothing was changed.\n');
+    // The password is stored only as a slow, salted hash.
+    const db = new DatabaseSync(url.slice(5), { readOnly: true });
+    const everything = JSON.stringify(db.prepare('SELECT * FROM office_audit').all());
+    db.close();
+    expect(everything).not.toContain('mop and bucket');
+  });
+
+  it('export --format csv > leads.csv writes a file whose first bytes are the byte-order mark, with no line of npm', async () => {
+    await storeAt(url.slice(5), [new Date()]);
+    const out = join(dir, 'leads.csv');
+    const jsonl = join(dir, 'leads.jsonl');
+    expect(shell(`npm run -s leads -- export --format csv > ${out} && npm run -s leads -- export > ${jsonl}`).status).toBe(0);
+    const bytes = readFileSync(out);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.toString('utf8', 3, 12)).toBe('Reference');
+    for (const line of readFileSync(jsonl, 'utf8').split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+  });
 });

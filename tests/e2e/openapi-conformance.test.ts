@@ -33,12 +33,29 @@ describe('real responses match the OpenAPI description', () => {
         await postJson(url, quote({ communicationsConsent: false }), client),
         await postJson(url, { name: 1 }, client),
         await postJson(url, body, client),
+        await postJson(url, contact({ communicationsConsent: true, consentTimestamp: '2026-11-20T17:03:00Z' }), client),
       ];
       while (replies.length < 11) replies.push(await postJson(url, quote(), client));
       expect(replies.map((r) => r.status)).toEqual([201, 201, 413, 415, 400, 422, 422, 409, 201, 201, 429]);
       for (const reply of replies) expect(responseErrors(path, 'POST', reply), `${reply.status} ${reply.text}`).toEqual([]);
     });
   }
+
+  it('OPTIONS is described on each lead path and on /api/v1, and the real answers conform: 204, Allow, rate-limit headers that spend nothing', async () => {
+    for (const path of ['/api/v1/leads', '/api/leads', '/api/v1']) {
+      expect(openapi.paths[path].options, path).toBeDefined();
+      const client = newClient();
+      const reply = await call(`${server.url}${path}`, { method: 'OPTIONS', headers: client });
+      expect(reply.status, path).toBe(204);
+      expect(responseErrors(path, 'OPTIONS', reply), path).toEqual([]);
+      expect(reply.headers.get('allow'), path).toBe(path === '/api/v1' ? 'GET, HEAD, OPTIONS' : 'POST, OPTIONS');
+      if (path !== '/api/v1') {
+        const again = await call(`${server.url}${path}`, { method: 'OPTIONS', headers: client });
+        expect(again.headers.get('ratelimit-remaining'), path).toBe(reply.headers.get('ratelimit-remaining'));
+      }
+      if (path === '/api/leads') expect(reply.headers.get('deprecation')).toMatch(/^@\d+$/);
+    }
+  });
 
   it('GET /api/v1 matches the Status schema', async () => {
     const reply = await call(`${server.url}/api/v1`);
@@ -81,7 +98,9 @@ describe('the description agrees with the code', () => {
     expect(s.Phone.maxLength).toBe(MAX_LENGTH.phone);
     expect(s.QuoteRequest.properties.service.maxLength).toBe(MAX_LENGTH.service);
     expect(s.QuoteRequest.properties.notes.maxLength).toBe(MAX_LENGTH.notes);
-    expect(s.QuoteRequest.properties.pageUrl.maxLength).toBe(MAX_LENGTH.pageUrl);
+    expect(s.PageUrl.maxLength).toBe(MAX_LENGTH.pageUrl);
+    expect(s.ConsentTimestamp.maxLength).toBe(MAX_LENGTH.consentTimestamp);
+    expect(s.QuoteRequest.properties.pageUrl.$ref).toBe(s.ContactMessage.properties.pageUrl.$ref);
     expect(s.ContactMessage.properties.helpWith.maxLength).toBe(MAX_LENGTH.helpWith);
     expect(s.ContactMessage.properties.message.maxLength).toBe(MAX_LENGTH.message);
   });

@@ -67,6 +67,45 @@ describe.skipIf(!chromiumAvailable())('pages in Chromium', () => {
     }, 60_000);
   }
 
+  // Issue 23: on a phone, the customers' pages put the call and the menu in reach without scrolling sideways.
+  for (const path of ['/', '/quote', '/contact']) {
+    it(`${path}: at 360 px the header offers the office's phone as a link and the menu on one row`, async () => {
+      const { context, page } = await offlinePage(360);
+      await page.goto(`${server.url}${path}`, { waitUntil: 'networkidle' });
+      const call = page.locator('header a.call[href="tel:+15035550100"]');
+      expect(await call.count()).toBe(1);
+      expect(await call.isVisible()).toBe(true);
+      // As people read it, with a no-break space and hyphen, so that it never breaks over two lines.
+      expect((await call.textContent())?.trim()).toBe('(503)\u00a0555\u20110100');
+      const layout = await page.evaluate(() => {
+        const box = (el: Element) => el.getBoundingClientRect();
+        const nav = document.querySelector('header nav[aria-label="Main"]')!;
+        const call = document.querySelector('header a.call')!;
+        const links = [...nav.querySelectorAll('a')];
+        return {
+          labels: links.map((a) => a.textContent!.trim()),
+          tops: links.map((a) => box(a).top),
+          linkHeight: Math.max(...links.map((a) => box(a).height)),
+          navHeight: box(nav).height,
+          rightmost: Math.max(box(call).right, ...links.map((a) => box(a).right)),
+          callHeight: box(call).height,
+          scrollWidth: document.documentElement.scrollWidth,
+          clientWidth: document.documentElement.clientWidth,
+        };
+      });
+      expect(layout.labels).toEqual(['Home', 'Get a quote', 'Contact']);
+      // One row: every link at the same height, and the menu no taller than one of them.
+      expect(new Set(layout.tops).size).toBe(1);
+      expect(layout.navHeight).toBeLessThan(layout.linkHeight * 1.5);
+      // The number on one line, and nothing of the header past the screen's edge.
+      expect(layout.callHeight).toBeLessThan(layout.linkHeight * 1.5);
+      expect(layout.rightmost).toBeLessThanOrEqual(360);
+      expect(layout.clientWidth).toBe(360);
+      expect(layout.scrollWidth).toBeLessThanOrEqual(layout.clientWidth);
+      await context.close();
+    }, 30_000);
+  }
+
   for (const path of PAGES) {
     it(`${path}: fits a 360 px screen, runs no script and blocks nothing by CSP`, async () => {
       const { context, page, foreign, cspErrors } = await offlinePage(360);

@@ -9,23 +9,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { storeRoles, type AppServices } from '../../src/app/context.ts';
+import { officeServices, spamFolder, storeRoles, type AppServices } from '../../src/app/context.ts';
 import { createLogger } from '../../src/app/logger.ts';
 import { loadConfig } from '../../src/config.ts';
 import { serveRoute } from '../../src/http/api.ts';
 import type { ApiContext } from '../../src/http/context.ts';
 import { aliasHeaders } from '../../src/http/deprecation.ts';
 import { findApiRoute } from '../../src/http/routes.ts';
-import type { LeadStore } from '../../src/leads/store.ts';
+import type { Store } from '../../src/store/index.ts';
 import { createLimiter } from '../../src/limiter/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { offer } from './fixtures.ts';
+import { SIGN_IN_LIMITS } from '../../src/office/session.ts';
 
 export interface TestApp {
   /** What a route receives as `locals`. */
   ctx: ApiContext;
   /** The store behind `ctx.services.intake`, whole (replace `intake` through `overrides`, not here). */
-  store: LeadStore;
+  store: Store;
   /** Everything logged so far. */
   logged(): string;
   /** Answers `request` as the route file for its path does. */
@@ -50,6 +51,11 @@ export function testApp(options: { env?: Record<string, string>; overrides?: Par
     aliasHeaders: aliasHeaders(config),
     formTokenKey: Buffer.alloc(32),
     offer: offer(),
+    spamFolder: spamFolder(store),
+    office: officeServices(store, {
+      account: createLimiter(config, { ...SIGN_IN_LIMITS.account, name: 'sign-in:account' }).limiter,
+      client: createLimiter(config, { ...SIGN_IN_LIMITS.client, name: 'sign-in:client' }).limiter,
+    }),
     ...options.overrides,
   };
   const ctx: ApiContext = { services, request: { id: '3b241101-e2bb-4255-8caf-4136c566a962', clientAddress: '198.51.100.20', host: 'localhost:4321' } };

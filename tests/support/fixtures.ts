@@ -51,3 +51,8 @@ export function offer() {
     consentText: 'I agree that Example Cleaning Co. may call me, text me and e-mail me about this request.',
   };
 }
+
+/** The company's facts as the documents state them, for the description's functions called outside a build. */
+export function company() {
+  return { name: 'Example Cleaning Co.', phone: '(503) 555-0100', serviceArea: 'Portland, Oregon and Vancouver, Washington' };
+}

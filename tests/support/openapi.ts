@@ -16,6 +16,16 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormats as unknown as (a: Ajv2020) => void)(ajv);
 ajv.addSchema({ ...openapi, $id: 'openapi' });
 
+/** Errors of `value` against the schema of the request header `name` (`Idempotency-Key`), or an empty list. */
+export function headerErrors(name: string, value: string): string[] {
+  const parameter = Object.values(openapi.components.parameters as Record<string, { name: string; in: string; schema: object }>).find(
+    (p) => p.in === 'header' && p.name === name,
+  );
+  if (!parameter) throw new Error(`no header parameter ${name}`);
+  const validate = ajv.compile(parameter.schema);
+  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.message} ${JSON.stringify(e.params)}`);
+}
+
 /** Errors of `value` against `#/components/schemas/<name>`, or an empty list. */
 export function schemaErrors(name: string, value: unknown): string[] {
   const validate = ajv.getSchema(`openapi#/components/schemas/${name}`);
@@ -36,10 +46,15 @@ export function responseErrors(path: string, method: string, reply: { status: nu
   const errors: string[] = [];
   const type = reply.headers.get('content-type')?.split(';')[0];
   const content = documented.content ?? {};
-  const media = Object.keys(content).find((m) => m.split(';')[0] === type);
-  if (!media) return [`media type ${type} is not documented for ${reply.status}`];
-  const ref = content[media]!.schema.$ref;
-  if (ref) errors.push(...schemaErrors(ref.split('/').pop()!, reply.json));
+  if (documented.content === undefined) {
+    // A response documented without content (a 204) has no body and no media type.
+    if (type !== undefined || reply.json !== undefined) errors.push(`${reply.status} is documented without a body, and came with ${type}`);
+  } else {
+    const media = Object.keys(content).find((m) => m.split(';')[0] === type);
+    if (!media) return [`media type ${type} is not documented for ${reply.status}`];
+    const ref = content[media]!.schema.$ref;
+    if (ref) errors.push(...schemaErrors(ref.split('/').pop()!, reply.json));
+  }
   for (const header of Object.keys(documented.headers ?? {})) {
     const optional = ['Sunset', 'Idempotent-Replayed'].includes(header);
     if (!optional && !reply.headers.has(header)) errors.push(`documented header ${header} is missing`);

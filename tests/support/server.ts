@@ -175,7 +175,7 @@ async function run(args: string[], options: StartOptions, ready: (line: string) 
   };
 }
 
-/** Runs `npm run leads -- <args>` against a store; resolves with its exit code and output, whatever the code. */
+/** Runs `npm run -s leads -- <args>` against a store; resolves with its exit code and output, whatever the code. */
 export function leads(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
@@ -189,7 +189,7 @@ export function leads(databaseUrl: string, args: string[], env: Record<string, s
   });
 }
 
-/** Runs `npm run leads -- export` against a store and returns the parsed lines. */
+/** Runs `npm run -s leads -- export` against a store and returns the parsed lines. */
 export async function exportLeads(databaseUrl: string): Promise<Array<Record<string, unknown>>> {
   const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'leads', '--', 'export'], {
     cwd: ROOT,

@@ -245,7 +245,7 @@ for (const factory of factories) {
         await store.submit(theirs[1]!, undefined);
         await store.submit(others, { key: 'other-key', requestHash: 'h' });
         const match = { kind: 'email' as const, value: 'ada.byron@example.com' };
-        expect(await store.countPerson(match)).toEqual({ leads: 2, idempotencyKeys: 1, fingerprints: 2, officeEmails: [] });
+        expect(await store.countPerson(match)).toEqual({ leads: 2, idempotencyKeys: 1, fingerprints: 2, officeEmails: [], suspectedSpam: 0 });
         const removed = await store.deletePerson(match, { kind: 'email', deletedAt: new Date('2026-11-22T10:00:00Z') });
         expect(removed.leads).toBe(2);
         const left = [];

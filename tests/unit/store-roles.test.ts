@@ -7,16 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { role, storeRoles } from '../../src/app/context.ts';
+import { officeRoles, role, storeRoles } from '../../src/app/context.ts';
 import { toLeadRecord } from '../../src/leads/lead.ts';
-import type { LeadStore } from '../../src/leads/store.ts';
+import type { Store } from '../../src/store/index.ts';
 import { validateLead } from '../../src/leads/validate.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { quote } from '../support/fixtures.ts';
 import { testApp } from '../support/app.ts';
 
 let dir: string;
-let store: LeadStore;
+let store: Store;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'roles-unit-'));
   store = openSqliteStore(join(dir, 'leads.sqlite'));
@@ -51,6 +51,25 @@ describe("the store's roles", () => {
     const exported: string[] = [];
     for await (const stored of records.exportLeads()) exported.push(stored.id);
     expect(exported).toEqual([lead.id]);
+  });
+
+  it("the office's roles hold theirs alone: sessions cannot delete a person, the spam folder cannot take in a lead", () => {
+    const roles = officeRoles(store);
+    expect(Object.keys(roles.sessions).sort()).toEqual(['endSession', 'startSession', 'touchSession']);
+    expect(Object.keys(roles.spam).sort()).toEqual(['dropSpam', 'findSpam', 'keepSpam', 'listSpam']);
+    expect(Object.keys(roles.inbox).sort()).toEqual(['inbox', 'personLeads', 'setStatus']);
+    expect('deletePerson' in roles.sessions).toBe(false);
+    expect('submit' in roles.spam).toBe(false);
+  });
+
+  it("are what the web forms and the office's page receive: the forms keep spam and nothing else of the office's", async () => {
+    const app = testApp();
+    try {
+      expect(Object.keys(app.ctx.services.spamFolder)).toEqual(['keepSpam']);
+      expect(Object.keys(app.ctx.services.office.accounts)).toEqual(['passwordHash']);
+    } finally {
+      await app.dispose();
+    }
   });
 
   it('refuse to pick a method the store does not have', () => {

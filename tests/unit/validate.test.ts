@@ -99,6 +99,55 @@ describe('validateLead', () => {
     expect(codes(contact({ bedrooms: '2', receivedAt: '2026-01-01T00:00:00Z' }))).toEqual({ '#/bedrooms': 'unknown_field', '#/receivedAt': 'unknown_field' });
   });
 
+  it('says of a member the form does not have that it is to be removed, and where its words go instead', () => {
+    const [onContact] = errorsOf(contact({ squareFeet: '1200' })).errors;
+    expect(onContact!.detail).toBe(
+      'squareFeet is not a field of the contact message form: remove it (anything the customer said that has no field of its own goes in message, in their words)',
+    );
+    expect(errorsOf(quote({ preferredDay: 'Monday' })).errors[0]!.detail).toMatch(
+      /^preferredDay is not a field of the quote request form: remove it .* in notes/,
+    );
+  });
+
+  it('accepts the consent evidence on a contact message, checked as on a quote request', () => {
+    const evidence = { communicationsConsent: true, consentTimestamp: '2026-11-20T17:03:00Z', pageUrl: 'https://www.example-cleaning.com/contact' };
+    const v = validateLead(contact(evidence));
+    expect(v.ok && v.lead.formType).toBe('support');
+    if (v.ok) expect(v.lead.data).toMatchObject(evidence);
+    expect(validateLead(contact({ consentTimestamp: '2026-11-20T17:03:00Z' })).ok).toBe(true);
+    expect(codes(contact({ consentTimestamp: '2026-11-20', pageUrl: '/contact' }))).toEqual({
+      '#/consentTimestamp': 'invalid_format',
+      '#/pageUrl': 'invalid_format',
+    });
+    expect(codes(contact({ consentTimestamp: new Date(Date.now() + 10 * 60_000).toISOString() }))).toEqual({ '#/consentTimestamp': 'invalid_format' });
+  });
+
+  it('refuses consent on a contact message that is not true, saying it may be true or left out, with the other problems', () => {
+    for (const consent of [false, 'true', null]) {
+      const v = errorsOf(contact({ communicationsConsent: consent, email: 'x' }));
+      expect(v.consentMissing).toBe(true);
+      expect(codes(contact({ communicationsConsent: consent, email: 'x' }))).toEqual({
+        '#/communicationsConsent': 'consent_required',
+        '#/email': 'invalid_format',
+      });
+      expect(v.errors.find((e) => e.code === 'consent_required')!.detail).toMatch(
+        /must be the JSON value true: .* with communicationsConsent true or left out$/,
+      );
+    }
+  });
+
+  it("tells a customer with another country's phone number what to do instead", () => {
+    for (const phone of ['+44 20 7946 0958', '+33 1 23 45 67 89']) {
+      const [error] = errorsOf(contact({ phone })).errors;
+      expect(error).toMatchObject({ pointer: '#/phone', code: 'invalid_format' });
+      expect(error!.detail).toMatch(
+        /^phone has the country code \+(44|33): the company calls and texts U\.S\. numbers only\. Send the customer's 10-digit U\.S\. phone number instead; a customer without one can call the office/,
+      );
+    }
+    // A U.S. number that is wrong is not "from another country": it gets the rule itself.
+    expect(errorsOf(quote({ phone: '+1 211 555 0142' })).errors[0]!.detail).toMatch(/^phone must be a 10-digit U\.S\. phone number/);
+  });
+
   it('refuses a body that is not a JSON object', () => {
     for (const body of [[], 'lead', 42, null, true]) expect(codes(body)).toEqual({ '#': 'invalid_type' });
   });

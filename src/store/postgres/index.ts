@@ -6,6 +6,8 @@
  * records, outbox, service keys.
  */
 import type { LeadStore } from '../../leads/store.ts';
+import type { OfficeStore } from '../../office/store.ts';
+import { postgresOffice } from './office.ts';
 import { openPostgresHandle } from './handle.ts';
 import { postgresIntake, type PostgresStoreOptions } from './intake.ts';
 import { postgresKeys } from './keys.ts';
@@ -15,7 +17,7 @@ import { postgresRecords } from './records.ts';
 export type { PostgresStoreOptions } from './intake.ts';
 
 /** Opens a pool on `url`, applies migrations, and returns the store. */
-export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<LeadStore> {
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<LeadStore & OfficeStore> {
   const handle = await openPostgresHandle(url);
   return {
     kind: 'postgres',
@@ -23,6 +25,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     ...postgresRecords(handle),
     ...postgresOutbox(handle),
     ...postgresKeys(handle),
+    ...postgresOffice(handle),
     close: () => handle.pool.end(),
   };
 }

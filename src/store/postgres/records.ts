@@ -20,6 +20,7 @@ export function postgresRecords(handle: PostgresHandle): LeadRecords {
       leads: await count(`SELECT count(*) AS n FROM (${leads}) AS l`),
       idempotencyKeys: await count(`SELECT count(*) AS n FROM idempotency_keys WHERE lead_id IN (${leads})`),
       fingerprints: await count(`SELECT count(*) AS n FROM lead_fingerprints WHERE lead_id IN (${leads})`),
+      suspectedSpam: await count(`SELECT count(*) AS n FROM suspected_spam WHERE ${personColumn(match)} = $1`),
       officeEmails: (
         await c
           .query<{ lead_id: string }>(`SELECT lead_id FROM outbox WHERE sent_at IS NOT NULL AND lead_id IN (${leads}) ORDER BY lead_id`, [match.value])
@@ -66,6 +67,7 @@ export function postgresRecords(handle: PostgresHandle): LeadRecords {
         await c.query(`DELETE FROM idempotency_keys WHERE lead_id IN (${leads})`, [match.value]);
         await c.query(`DELETE FROM lead_fingerprints WHERE lead_id IN (${leads})`, [match.value]);
         await c.query(`DELETE FROM leads WHERE ${personColumn(match)} = $1`, [match.value]);
+        await c.query(`DELETE FROM suspected_spam WHERE ${personColumn(match)} = $1`, [match.value]);
         await c.query('INSERT INTO deletion_records (identifier_kind, deleted_at, lead_count) VALUES ($1, $2, $3)', [
           record.kind,
           record.deletedAt,
@@ -97,7 +99,10 @@ export function postgresRecords(handle: PostgresHandle): LeadRecords {
           [step.replayBefore, step.limit],
         );
         const deletionRecords = await run(expired('deletion_records', 'deleted_at'), [step.deletionRecordsBefore, step.limit]);
-        return { idempotencyKeys, fingerprints, deletionRecords };
+        const suspectedSpam = await run(expired('suspected_spam', 'received_at'), [step.spamBefore, step.limit]);
+        const auditEntries = await run(expired('office_audit', 'at'), [step.deletionRecordsBefore, step.limit]);
+        const sessions = await run(expired('office_sessions', 'last_seen_at', 'token_hash'), [step.sessionsBefore, step.limit]);
+        return { idempotencyKeys, fingerprints, deletionRecords, suspectedSpam, auditEntries, sessions };
       });
       const pastRetention = await transaction(async (c) => {
         const run = changes(c);
@@ -116,6 +121,9 @@ export function postgresRecords(handle: PostgresHandle): LeadRecords {
         idempotencyKeys: dayOld.idempotencyKeys + pastRetention.idempotencyKeys,
         fingerprints: dayOld.fingerprints + pastRetention.fingerprints,
         deletionRecords: dayOld.deletionRecords,
+        suspectedSpam: dayOld.suspectedSpam,
+        auditEntries: dayOld.auditEntries,
+        sessions: dayOld.sessions,
       };
     },
   };

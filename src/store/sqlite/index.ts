@@ -1,9 +1,11 @@
 /**
  * The embedded lead store on `node:sqlite`: WAL journal, `synchronous=FULL` (every commit is on
  * disk before `submit` resolves), a busy timeout for other processes on the same file. One
- * connection (`handle.ts`) shared by a file per role: intake, records, outbox, service keys.
+ * connection (`handle.ts`) shared by a file per role: intake, records, outbox, service keys, and the office's.
  */
 import type { LeadStore } from '../../leads/store.ts';
+import type { OfficeStore } from '../../office/store.ts';
+import { sqliteOffice } from './office.ts';
 import { openSqliteHandle } from './handle.ts';
 import { sqliteIntake, type SqliteStoreOptions } from './intake.ts';
 import { sqliteKeys } from './keys.ts';
@@ -13,7 +15,7 @@ import { sqliteRecords } from './records.ts';
 export type { SqliteStoreOptions } from './intake.ts';
 
 /** Opens (creating if needed) the SQLite store at `path`, applies migrations and checks its settings. */
-export function openSqliteStore(path: string, options: SqliteStoreOptions = { groupCommit: true }): LeadStore {
+export function openSqliteStore(path: string, options: SqliteStoreOptions = { groupCommit: true }): LeadStore & OfficeStore {
   const handle = openSqliteHandle(path);
   const { flush, ...intake } = sqliteIntake(handle, options);
   return {
@@ -22,9 +24,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     ...sqliteRecords(handle),
     ...sqliteOutbox(handle),
     ...sqliteKeys(handle),
+    ...sqliteOffice(handle),
     close: async () => {
       flush();
-      if (handle.db.isOpen) handle.db.close();
+      handle.close();
     },
   };
 }

@@ -19,6 +19,7 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
       leads: count(`SELECT count(*) AS n FROM leads WHERE ${column} = ?`),
       idempotencyKeys: count(`SELECT count(*) AS n FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${column} = ?)`),
       fingerprints: count(`SELECT count(*) AS n FROM leads WHERE ${column} = ? AND fingerprint <> ''`),
+      suspectedSpam: count(`SELECT count(*) AS n FROM suspected_spam WHERE ${column} = ?`),
       officeEmails: (
         db
           .prepare(`SELECT lead_id FROM outbox WHERE sent_at IS NOT NULL AND lead_id IN (SELECT id FROM leads WHERE ${column} = ?) ORDER BY lead_id`)
@@ -42,22 +43,26 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
       for (const row of db.prepare(sql).iterate(...params)) yield rowToLead(row as unknown as LeadRow, disclosureText);
     },
     countPerson: (match) => guard(() => countPerson(match)),
-    deletePerson: (match, record) =>
-      guard(() => {
-        const removed = inTransaction(() => {
+    deletePerson: async (match, record) => {
+      const removed = await guard(() =>
+        inTransaction(() => {
           const removed = countPerson(match);
           db.prepare(`DELETE FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${personColumn(match)} = ?)`).run(match.value);
           db.prepare(`DELETE FROM leads WHERE ${personColumn(match)} = ?`).run(match.value);
+          db.prepare(`DELETE FROM suspected_spam WHERE ${personColumn(match)} = ?`).run(match.value);
           db.prepare('INSERT INTO deletion_records (identifier_kind, deleted_at, lead_count) VALUES (?, ?, ?)').run(
             record.kind,
             record.deletedAt.toISOString(),
             removed.leads,
           );
           return removed;
-        });
-        eraseFromWal();
-        return removed;
-      }),
+        }),
+      );
+      // The answer waits for the log's emptying only briefly: a reader that holds it off longer
+      // leaves it to the background attempts (`eraseFromWal`), and the deletion stands.
+      await eraseFromWal();
+      return removed;
+    },
     deletionRecords: () =>
       guard(() =>
         (
@@ -68,9 +73,9 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
           }>
         ).map((r) => ({ kind: r.identifier_kind, deletedAt: new Date(r.deleted_at), leads: r.lead_count })),
       ),
-    purgeStep: (step) =>
-      guard(() => {
-        const purged = inTransaction((): Purged => {
+    purgeStep: async (step) => {
+      const purged = await guard(() =>
+        inTransaction((): Purged => {
           const before = (d: Date) => d.toISOString();
           const changes = (sql: string, ...params: Array<string | number>) => Number(db.prepare(sql).run(...params).changes);
           let idempotencyKeys = changes(
@@ -92,10 +97,16 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
             before(step.deletionRecordsBefore),
             step.limit,
           );
-          return { leads, idempotencyKeys, fingerprints, deletionRecords };
-        });
-        if (purged.leads > 0 || purged.fingerprints > 0) eraseFromWal();
-        return purged;
-      }),
+          const expired = (table: string, column: string, cutoff: Date) =>
+            changes(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${column} < ? LIMIT ?)`, before(cutoff), step.limit);
+          const suspectedSpam = expired('suspected_spam', 'received_at', step.spamBefore);
+          const auditEntries = expired('office_audit', 'at', step.deletionRecordsBefore);
+          const sessions = expired('office_sessions', 'last_seen_at', step.sessionsBefore);
+          return { leads, idempotencyKeys, fingerprints, deletionRecords, suspectedSpam, auditEntries, sessions };
+        }),
+      );
+      if (purged.leads > 0 || purged.fingerprints > 0 || purged.suspectedSpam > 0) await eraseFromWal();
+      return purged;
+    },
   };
 }

@@ -1,13 +1,15 @@
 /**
- * `leads export`: the stored leads as JSON lines (every field and all the evidence) or as CSV for
- * a spreadsheet (one header row, the columns the office works with). Streams: one lead in memory
- * at a time, and no more written than the reader takes.
+ * The office's export, from its page and from `leads export`: the stored leads as JSON lines
+ * (every field and all the evidence, times in UTC) or as CSV for a spreadsheet (one header row,
+ * the columns the office works with, times in the company's time zone, named in the header).
+ * Streams: one lead in memory at a time, and no more written than the reader takes.
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { LeadRecord } from '../leads/lead.ts';
 import type { LeadFilter, LeadRecords } from '../leads/store.ts';
+import { spreadsheetTime } from './local-time.ts';
 
 /** The JSON line of a lead: what the office and any later tool may need. */
 export function leadLine(lead: LeadRecord): string {
@@ -26,9 +28,9 @@ export function leadLine(lead: LeadRecord): string {
 }
 
 /** The CSV's columns: a header for people, and where each value comes from. */
-const COLUMNS: ReadonlyArray<[string, (lead: LeadRecord) => unknown]> = [
+const columns = (timeZone: string): ReadonlyArray<[string, (lead: LeadRecord) => unknown]> => [
   ['Reference', (l) => l.reference],
-  ['Received at (UTC)', (l) => l.receivedAt],
+  [`Received (${timeZone} time)`, (l) => spreadsheetTime(new Date(l.receivedAt), timeZone)],
   ['Form', (l) => (l.formType === 'quote' ? 'quote request' : 'contact message')],
   ['Channel', (l) => l.consent.channel],
   ['Name', (l) => l.fields.name],
@@ -42,7 +44,7 @@ const COLUMNS: ReadonlyArray<[string, (lead: LeadRecord) => unknown]> = [
   ['Help with', (l) => l.fields.helpWith],
   ['Message', (l) => l.fields.message],
   ['Consent', (l) => (l.consent.communicationsConsent === null ? '' : l.consent.communicationsConsent ? 'yes' : 'no')],
-  ['Consent time', (l) => l.consent.consentTimestamp],
+  [`Consent time (${timeZone} time)`, (l) => l.consent.consentTimestamp && spreadsheetTime(new Date(l.consent.consentTimestamp), timeZone)],
   ['Page', (l) => l.consent.pageUrl],
   ['Consent wording version', (l) => l.consent.disclosureVersion],
   ['Lead id', (l) => l.id],
@@ -60,8 +62,14 @@ async function write(out: Writable, chunk: string): Promise<void> {
   if (!out.write(chunk)) await once(out, 'drain');
 }
 
-/** Writes the leads `filter` selects to `out`, in `format`; resolves with how many were written. */
-export async function exportLeads(store: Pick<LeadRecords, 'exportLeads'>, out: Writable, format: 'jsonl' | 'csv', filter: LeadFilter): Promise<number> {
+/** Writes the leads `filter` selects to `out`, in `format` (the CSV's times in `timeZone`); resolves with how many were written. */
+export async function exportLeads(
+  store: Pick<LeadRecords, 'exportLeads'>,
+  out: Writable,
+  format: 'jsonl' | 'csv',
+  filter: LeadFilter,
+  timeZone: string,
+): Promise<number> {
   let count = 0;
   if (format === 'jsonl') {
     for await (const lead of store.exportLeads(filter)) {
@@ -71,6 +79,7 @@ export async function exportLeads(store: Pick<LeadRecords, 'exportLeads'>, out: 
     return count;
   }
   // RFC 4180 quoting by csv-stringify, UTF-8 with a byte-order mark so that spreadsheets read it as UTF-8.
+  const COLUMNS = columns(timeZone);
   const csv = stringify({ header: true, bom: true, columns: COLUMNS.map(([header]) => header), cast: { string: neutralise, boolean: String } });
   csv.pipe(out, { end: false });
   const finished = once(csv, 'end');

@@ -1,0 +1,66 @@
+/** `leads user add|remove|list`: the office page's accounts, made by whoever runs the server. */
+import { text } from 'node:stream/consumers';
+import { parseArgs } from 'node:util';
+import { hashPassword, MIN_PASSWORD_LENGTH } from '../office/passwords.ts';
+import { accountKey } from '../office/session.ts';
+import { spreadsheetTime } from '../office/local-time.ts';
+import { ask, UsageError, type Command } from './usage.ts';
+import { companyTimeZone } from './time-zone.ts';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The new password: asked twice on a terminal; else the first line of standard input. */
+async function newPassword(): Promise<string> {
+  if (!process.stdin.isTTY) return (await text(process.stdin)).split(/\r?\n/, 1)[0] ?? '';
+  const first = await ask(`Password (at least ${MIN_PASSWORD_LENGTH} characters; not shown): `, { hidden: true });
+  const again = await ask('The same password again: ', { hidden: true });
+  if (first !== again) throw new UsageError('the two passwords differ; nothing was changed');
+  return first;
+}
+
+export const userCommand: Command = async (args, open) => {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const [action, given, ...rest] = positionals;
+  if (action === 'list' && given === undefined) {
+    const store = await open();
+    try {
+      const users = await store.listUsers();
+      const zone = companyTimeZone();
+      if (users.length === 0) process.stdout.write('No accounts yet. Add one with: npm run -s leads -- user add <e-mail>\n');
+      for (const u of users)
+        process.stdout.write(
+          `${u.email}  added ${spreadsheetTime(u.createdAt, zone)}  ${u.lastSignInAt ? `last signed in ${spreadsheetTime(u.lastSignInAt, zone)}` : 'never signed in'}\n`,
+        );
+    } finally {
+      await store.close();
+    }
+    return;
+  }
+  if ((action !== 'add' && action !== 'remove') || given === undefined || rest.length > 0)
+    throw new UsageError('user needs add <e-mail>, remove <e-mail> or list');
+  const email = accountKey(given);
+  if (!EMAIL.test(email)) throw new UsageError(`"${given}" is not an e-mail address`);
+  if (action === 'add') {
+    const password = await newPassword();
+    if ([...password].length < MIN_PASSWORD_LENGTH)
+      throw new UsageError(`the password must have at least ${MIN_PASSWORD_LENGTH} characters; nothing was changed`);
+    const hash = await hashPassword(password);
+    const store = await open();
+    try {
+      const created = await store.saveUser(email, hash, new Date());
+      await store.record({ at: new Date(), actor: 'command line', action: 'account added', detail: created ? email : `${email} (new password)` });
+      process.stdout.write(created ? `Added ${email}: they can sign in at /office.\n` : `Set a new password for ${email}; their open sessions have ended.\n`);
+    } finally {
+      await store.close();
+    }
+    return;
+  }
+  const store = await open();
+  try {
+    const removed = await store.removeUser(email);
+    if (removed) await store.record({ at: new Date(), actor: 'command line', action: 'account removed', detail: email });
+    process.stdout.write(removed ? `Removed ${email}; their sessions have ended.\n` : `There is no account ${email}: nothing was changed.\n`);
+  } finally {
+    await store.close();
+  }
+};

@@ -1,0 +1,116 @@
+/**
+ * The office's ports: what its page and commands need of the store, as roles of their own (the
+ * routes' intake and the mail job's outbox cannot reach them). The stores under `src/store/`
+ * implement them beside the lead roles; this module imports only the lead domain.
+ */
+import type { LeadRecord, SubmissionMeta } from '../leads/lead.ts';
+import type { FormType } from '../leads/schema.ts';
+
+/** Where the office stands with a lead. */
+export const LEAD_STATUSES = ['new', 'contacted', 'done'] as const;
+export type LeadStatus = (typeof LEAD_STATUSES)[number];
+
+/** A member of the office's staff, as the operator created them (no password, not even hashed). */
+export interface OfficeUser {
+  email: string;
+  createdAt: Date;
+  lastSignInAt: Date | undefined;
+}
+
+/** The staff's accounts: made and removed by the operator's command, checked at sign-in. */
+export interface OfficeAccounts {
+  /** Creates the account, or sets a new password on it; resolves `true` when it is new. */
+  saveUser(email: string, passwordHash: string, at: Date): Promise<boolean>;
+  /** Removes the account and ends its sessions; resolves `false` when there was none. */
+  removeUser(email: string): Promise<boolean>;
+  listUsers(): Promise<OfficeUser[]>;
+  /** The stored hash of the account's password, if the account exists. */
+  passwordHash(email: string): Promise<string | undefined>;
+}
+
+/** Sessions of signed-in staff, shared by every instance: only a hash of each cookie's token is kept. */
+export interface OfficeSessions {
+  /** Starts a session for `email` (whose sign-in time is recorded). */
+  startSession(tokenHash: string, email: string, at: Date): Promise<void>;
+  /**
+   * The session's account if it was seen after `idleSince` (then marks it seen at `now`);
+   * `undefined` for a session that ended, expired or never was.
+   */
+  touchSession(tokenHash: string, idleSince: Date, now: Date): Promise<string | undefined>;
+  endSession(tokenHash: string): Promise<void>;
+}
+
+/** A lead as the office's inbox shows it: the record, and where the office stands with it. */
+export interface InboxLead {
+  lead: LeadRecord;
+  status: LeadStatus;
+  /** Who set the status, and when (none while it is `new` as it came). */
+  statusBy: string | undefined;
+  statusAt: Date | undefined;
+}
+
+/** What the inbox shows: newest first, each condition optional. */
+export interface InboxQuery {
+  /** A name, e-mail, phone (its digits) or reference, or part of one. */
+  search?: string;
+  form?: FormType;
+  status?: LeadStatus;
+  since?: Date;
+  until?: Date;
+  /** At most this many, and how many newer ones to skip. */
+  limit: number;
+  offset: number;
+}
+
+/** The office's view of the stored leads. */
+export interface OfficeInbox {
+  inbox(query: InboxQuery): Promise<InboxLead[]>;
+  /** Sets the status of the lead with `reference`, and says what it was; `undefined` when there is no such lead. */
+  setStatus(reference: string, status: LeadStatus, by: string, at: Date): Promise<{ from: LeadStatus } | undefined>;
+  /** The leads of one person (by normalised e-mail or phone), newest first: what a deletion would remove. */
+  personLeads(match: { kind: 'email' | 'phone'; value: string }): Promise<LeadRecord[]>;
+}
+
+/** Which trap caught a submission. */
+export type SpamReason = 'hidden field filled in' | 'no valid form token' | 'sent faster than a person fills it in';
+
+/** A web-form submission the spam traps caught: kept aside, as it came, to be released or to expire. */
+export interface SuspectedSpam {
+  id: string;
+  /** The reference the sender was shown, which a released lead keeps. */
+  reference: string;
+  formType: FormType;
+  receivedAt: Date;
+  reason: SpamReason;
+  /** The answers as sent (the API's names) and how they came. */
+  body: Record<string, unknown>;
+  meta: Omit<SubmissionMeta, 'now'>;
+}
+
+/** Suspected spam, kept aside from the leads: no office e-mail, not counted, removed after `SPAM_KEEP_DAYS`. */
+export interface SpamFolder {
+  /** Keeps a caught submission; `emailNormalised` and `phoneE164` let a deletion on request find it. */
+  keepSpam(spam: SuspectedSpam, person: { emailNormalised: string; phoneE164: string }): Promise<void>;
+  listSpam(limit: number): Promise<SuspectedSpam[]>;
+  findSpam(id: string): Promise<SuspectedSpam | undefined>;
+  /** Removes it (once released as a lead); resolves `false` when it was already gone. */
+  dropSpam(id: string): Promise<boolean>;
+}
+
+/** One thing the office did, as the audit trail keeps it: who, when, what, never a customer's details. */
+export interface AuditEntry {
+  at: Date;
+  actor: string;
+  action: 'signed in' | 'signed out' | 'exported' | 'deleted on request' | 'set a status' | 'released from spam' | 'account added' | 'account removed';
+  /** What it was done to, without personal data: a reference, a count, a period. */
+  detail: string;
+}
+
+export interface AuditTrail {
+  record(entry: AuditEntry): Promise<void>;
+  /** The newest entries first, at most `limit`. */
+  recent(limit: number): Promise<AuditEntry[]>;
+}
+
+/** Every office role, as one store holds them. */
+export interface OfficeStore extends OfficeAccounts, OfficeSessions, OfficeInbox, SpamFolder, AuditTrail {}

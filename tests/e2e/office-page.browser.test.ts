@@ -1,0 +1,348 @@
+/**
+ * The office's page, as its staff use it: in headless Chromium against the built server, on the
+ * embedded store with the office's e-mail on. Without a session nothing shows; a wrong password is
+ * refused in words and repeated tries are slowed; a lead sent through the form a moment earlier
+ * is in the inbox with its tel: link and local time, takes a status, goes into the spreadsheet and
+ * can be deleted on request after a preview; what a spam trap caught waits under suspected spam
+ * and, released, gets its e-mail; changes from another site are refused; signing out ends the
+ * session. On PostgreSQL, two instances share sessions.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import AxeBuilder from '@axe-core/playwright';
+import { parse } from 'csv-parse/sync';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
+import { childEnv, exportLeads, freePort, ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { createSchema, postgresAvailable } from '../support/services.ts';
+import { smtpSink, type SmtpSink } from '../support/smtp-sink.ts';
+
+const STAFF = { email: 'office@example.com', password: 'mop and bucket 2026' };
+
+/** `npm run -s leads -- user add <e-mail>`, the password on standard input as a script gives it. */
+function addUser(databaseUrl: string, email: string, password: string): string {
+  const run = spawnSync('npm', ['run', '--silent', 'leads', '--', 'user', 'add', email], {
+    cwd: ROOT,
+    env: { ...childEnv(), DATABASE_URL: databaseUrl },
+    input: `${password}\n`,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`user add failed: ${run.stderr}`);
+  return run.stdout;
+}
+
+/** The leads table of the SQLite store, read straight from the file. */
+function storedEmails(databaseUrl: string): string[] {
+  const db = new DatabaseSync(databaseUrl.replace(/^file:/, ''), { readOnly: true });
+  try {
+    return (db.prepare('SELECT email_normalised FROM leads').all() as Array<{ email_normalised: string }>).map((r) => r.email_normalised);
+  } finally {
+    db.close();
+  }
+}
+
+describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let sink: SmtpSink;
+  beforeAll(async () => {
+    sink = await smtpSink({ listening: true });
+    const port = await freePort();
+    server = await startServer({
+      env: {
+        TRUST_PROXY: '127.0.0.1, ::1',
+        PORT: String(port),
+        SITE_URL: `http://127.0.0.1:${port}`,
+        SMTP_URL: sink.url,
+        OFFICE_EMAIL: 'office@example.com',
+        MAIL_FROM: 'Lead intake <leads@example.com>',
+      },
+    });
+    expect(addUser(server.databaseUrl, STAFF.email, STAFF.password)).toContain('Added office@example.com');
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+    await sink?.stop();
+  });
+
+  const visitor = (options: { width?: number; javaScript?: boolean } = {}) =>
+    offlinePage(browser, server.url, { viewport: { width: options.width ?? 1024, height: 900 }, javaScriptEnabled: options.javaScript ?? true });
+
+  async function signIn(page: Page, who = STAFF) {
+    await page.goto(`${server.url}/office`);
+    await page.getByLabel('E-mail address').fill(who.email);
+    await page.getByLabel('Password').fill(who.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+  }
+
+  /** Sends the quote form as a person does (JavaScript off: the plain POST), slow enough for the fill-time trap. */
+  async function sendQuote(page: Page, who: { name: string; phone: string; email: string }, options: { fast?: boolean } = {}): Promise<string> {
+    await page.goto(`${server.url}/quote`);
+    await page.getByLabel('Your name', { exact: true }).fill(who.name);
+    await page.getByLabel('Phone number', { exact: true }).fill(who.phone);
+    await page.getByLabel('E-mail address', { exact: true }).fill(who.email);
+    await page.getByLabel('Bedrooms', { exact: true }).selectOption('3');
+    await page.getByLabel('Bathrooms', { exact: true }).selectOption('2');
+    await page.getByLabel('Kind of cleaning', { exact: true }).selectOption('Deep clean');
+    await page.getByLabel(/^Notes about your home/).fill('Two cats; the side door is open.');
+    await page.getByRole('checkbox').check();
+    if (!options.fast) await page.waitForTimeout(3_100);
+    await page.getByRole('button', { name: 'Send my request' }).click();
+    return (await page.locator('.reference').first().textContent())!.trim();
+  }
+
+  it('shows only the sign-in page, and no lead, at every office address without a session', async () => {
+    const { context, page } = await visitor({ javaScript: false });
+    const who = { name: 'Hidden Harper', phone: '(503) 555-0161', email: 'hidden.harper@example.com' };
+    await sendQuote(page, who);
+    for (const path of [
+      '/office',
+      '/office/spam',
+      '/office/export',
+      '/office/export.csv',
+      '/office/delete?person=hidden.harper%40example.com',
+      '/office/system',
+      '/office/nowhere',
+    ]) {
+      const response = await page.goto(`${server.url}${path}`);
+      expect(new URL(page.url()).pathname, path).toBe('/office/sign-in');
+      expect(response!.headers()['cache-control']).toBe('no-store');
+      expect(response!.headers()['x-robots-tag']).toContain('noindex');
+      const text = await page.locator('body').innerText();
+      expect(text).toContain('Sign in to the office page');
+      expect(text).not.toContain('Hidden Harper');
+      expect(text).not.toContain('555-0161');
+    }
+    // A change without a session changes nothing and leads to the sign-in page too.
+    const post = await fetch(`${server.url}/office/status`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { Origin: server.url, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'reference=Q-3333-33&status=done',
+    });
+    expect(post.status).toBe(303);
+    expect(post.headers.get('location')).toBe('/office/sign-in');
+    await context.close();
+  }, 60_000);
+
+  it('refuses a wrong password in words, and pauses an account after repeated wrong tries', async () => {
+    addUser(server.databaseUrl, 'typo@example.com', 'the right password 1');
+    const { context, page } = await visitor();
+    await page.goto(`${server.url}/office/sign-in`);
+    for (let i = 0; i < 5; i++) {
+      await page.getByLabel('E-mail address').fill('typo@example.com');
+      await page.getByLabel('Password').fill(`wrong password ${i}`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      expect(await page.getByRole('alert').innerText()).toContain('That e-mail address and password do not match an account');
+    }
+    // Now even the right password waits: the answer says so, and for how long.
+    await page.getByLabel('E-mail address').fill('typo@example.com');
+    await page.getByLabel('Password').fill('the right password 1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await page.getByRole('alert').innerText()).toMatch(/Too many tries with a wrong password\. .* try again in 15 minutes\./);
+    expect(new URL(page.url()).pathname).toBe('/office/sign-in');
+    await context.close();
+  }, 60_000);
+
+  it('shows a lead sent a moment ago with its tel: link and local time, takes a status, exports it, and deletes it after a preview', async () => {
+    const customer = await visitor({ javaScript: false });
+    const who = { name: 'Ada Lovelace', phone: '(503) 555-0123', email: 'ada.lovelace@example.com' };
+    const reference = await sendQuote(customer.page, who);
+    await customer.context.close();
+
+    const { context, page } = await visitor();
+    await signIn(page);
+    const card = page.locator('li.lead', { hasText: reference });
+    expect(await card.getByRole('heading', { name: 'Ada Lovelace' }).count()).toBe(1);
+    expect(await card.locator('a[href="tel:+15035550123"]').innerText()).toBe('(503) 555-0123');
+    expect(await card.locator('a[href="mailto:ada.lovelace@example.com"]').count()).toBe(1);
+    expect(await card.innerText()).toContain('Two cats; the side door is open.');
+    const shown = await card.locator('time').getAttribute('datetime');
+    const local = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', minute: '2-digit' }).format(new Date(shown!));
+    expect(await card.locator('time').innerText()).toContain(local);
+
+    // Contacted: saved, said, and shown with who set it.
+    await card.getByLabel('Status').selectOption('contacted');
+    await card.getByRole('button', { name: 'Save' }).click();
+    expect(await page.getByRole('status').innerText()).toContain(`Saved: ${reference} is now contacted.`);
+    const saved = page.locator('li.lead', { hasText: reference });
+    expect(await saved.getByLabel('Status').inputValue()).toBe('contacted');
+    expect(await saved.innerText()).toContain('Contacted, set by office@example.com');
+    // Search by part of the phone number finds it; by a name nobody has, nothing.
+    await page.getByLabel('Name, e-mail, phone or reference').fill('555-0123');
+    await page.getByRole('button', { name: 'Show' }).click();
+    expect(await page.locator('li.lead').count()).toBe(1);
+    await page.getByLabel('Name, e-mail, phone or reference').fill('Nobody Atall');
+    await page.getByRole('button', { name: 'Show' }).click();
+    expect(await page.getByText('No lead matches this search.').count()).toBe(1);
+
+    // The spreadsheet: the lead's row, its time in the office's zone, named in the header.
+    await page.getByRole('link', { name: 'Export' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the spreadsheet' }).click()]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv.charCodeAt(0)).toBe(0xfeff);
+    const rows = parse(csv.slice(1), { columns: true }) as Array<Record<string, string>>;
+    const row = rows.find((r) => r.Reference === reference)!;
+    expect(row.Name).toBe('Ada Lovelace');
+    expect(row['Received (America/Los_Angeles time)']).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    expect(rows.every((r) => r.Reference !== '')).toBe(true);
+
+    // Deletion on request: the preview names whose leads, the confirmation removes them everywhere.
+    await page.getByRole('link', { name: 'Delete on request' }).click();
+    await page.getByLabel('E-mail address or phone number').fill('ADA.LOVELACE@example.com');
+    await page.getByRole('button', { name: 'Find their leads' }).click();
+    expect(await page.getByRole('heading', { name: 'This would remove 1 lead' }).count()).toBe(1);
+    expect(await page.locator('.would-remove').innerText()).toContain('Ada Lovelace');
+    expect(await page.locator('.would-remove').innerText()).toContain(reference);
+    await page.getByRole('button', { name: 'Delete 1 lead for good' }).click();
+    expect(await page.getByRole('status').innerText()).toContain('Removed 1 lead.');
+    await page.goto(`${server.url}/office?q=${reference}`);
+    expect(await page.getByText('No lead matches this search.').count()).toBe(1);
+    expect(storedEmails(server.databaseUrl)).not.toContain('ada.lovelace@example.com');
+    expect((await exportLeads(server.databaseUrl)).map((l) => l.reference)).not.toContain(reference);
+    // Nothing matched is said as such.
+    await page.goto(`${server.url}/office/delete?person=ada.lovelace%40example.com`);
+    expect(await page.getByRole('status').innerText()).toContain('No lead has this e-mail address.');
+    // The audit trail says who did what, without the customer's details.
+    await page.goto(`${server.url}/office/system`);
+    const activity = await page.locator('#activity + table').innerText();
+    for (const what of ['signed in', 'set a status', 'exported', 'deleted on request']) expect(activity).toContain(what);
+    expect(activity).not.toContain('ada.lovelace');
+    expect(activity).not.toContain('Ada Lovelace');
+    await context.close();
+  }, 90_000);
+
+  it('keeps what a spam trap caught under suspected spam, and a released one becomes a lead with its e-mail', async () => {
+    const customer = await visitor({ javaScript: false });
+    const who = { name: 'Quick Quentin', phone: '(360) 555-0144', email: 'quick.quentin@example.com' };
+    const reference = await sendQuote(customer.page, who, { fast: true });
+    await customer.context.close();
+    expect(storedEmails(server.databaseUrl)).not.toContain('quick.quentin@example.com');
+
+    const { context, page } = await visitor();
+    await signIn(page);
+    expect(await page.locator('li.lead', { hasText: reference }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Suspected spam' }).click();
+    const caught = page.locator('li.lead', { hasText: reference });
+    expect(await caught.innerText()).toContain('Quick Quentin');
+    expect(await caught.innerText()).toContain('faster than a person types');
+    const mailsBefore = sink.received.length;
+    await caught.getByRole('button', { name: 'Move to the inbox' }).click();
+    expect(await page.getByRole('status').innerText()).toContain(`Moved to the inbox as ${reference}.`);
+    expect(await page.locator('li.lead', { hasText: reference }).count()).toBe(0);
+    expect(storedEmails(server.databaseUrl)).toContain('quick.quentin@example.com');
+    const mails = await sink.waitFor(mailsBefore + 1, 15_000);
+    expect(mails.some((m) => (m.parsed.subject ?? '').includes(reference) || m.parsed.text?.includes(reference))).toBe(true);
+    await page.getByRole('link', { name: 'Inbox' }).click();
+    expect(await page.locator('li.lead', { hasText: reference }).count()).toBe(1);
+    await context.close();
+  }, 60_000);
+
+  it('refuses a change sent from another site, and signing out ends the session for good', async () => {
+    const { context, page } = await visitor();
+    await signIn(page);
+    const cookie = (await context.cookies()).find((c) => c.name === 'office_session')!;
+    expect(cookie.httpOnly).toBe(true);
+    expect(cookie.sameSite).toBe('Strict');
+    const forged = await fetch(`${server.url}/office/status`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { Origin: 'https://attacker.example', Cookie: `office_session=${cookie.value}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'reference=Q-3333-33&status=done',
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.headers.get('cache-control')).toBe('no-store');
+    expect(await forged.text()).toContain('can only be made from the office page on this site');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    expect(await page.getByRole('status').innerText()).toContain('You are signed out.');
+    const replayed = await fetch(`${server.url}/office`, { redirect: 'manual', headers: { Cookie: `office_session=${cookie.value}` } });
+    expect(replayed.status).toBe(303);
+    expect(replayed.headers.get('location')).toBe('/office/sign-in?next=%2Foffice');
+    await context.close();
+  }, 60_000);
+
+  it('is accessible and fits a 360 px phone (the pages have no script of their own)', async () => {
+    const { context, page } = await visitor({ width: 360 });
+    await page.goto(`${server.url}/office/sign-in`);
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    await signIn(page);
+    // A lead with long words, so that the cards and the deletion preview are seen at their widest.
+    const customer = await visitor({ javaScript: false });
+    await sendQuote(customer.page, {
+      name: 'Maria Lopez-Fernandez de la Cruz',
+      phone: '(503) 555-0142',
+      email: 'maria.lopez.fernandez.de.la.cruz@example.com',
+    });
+    await customer.context.close();
+    for (const path of [
+      '/office',
+      '/office/spam',
+      '/office/export',
+      '/office/delete?person=maria.lopez.fernandez.de.la.cruz%40example.com',
+      '/office/system',
+    ]) {
+      await page.goto(`${server.url}${path}`);
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.map((v) => `${path}: ${v.id}`)).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(360);
+    }
+    await context.close();
+  }, 90_000);
+
+  it('is named by no public document', async () => {
+    for (const path of [
+      '/',
+      '/quote',
+      '/contact',
+      '/developers',
+      '/openapi.json',
+      '/llms.txt',
+      '/.well-known/api-catalog',
+      '/robots.txt',
+      '/api/v1',
+      '/api-docs',
+    ]) {
+      const body = await (await fetch(`${server.url}${path}`)).text();
+      expect(body, path).not.toMatch(/\/office/);
+    }
+  });
+});
+
+describe.skipIf(!postgresAvailable())('office sessions on PostgreSQL', () => {
+  it('are shared by two instances: signed in on one, the other knows the session; signed out on one, neither does', async () => {
+    const schema = await createSchema();
+    const env = { DATABASE_URL: schema.url, TRUST_PROXY: '127.0.0.1, ::1' };
+    const [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
+    try {
+      addUser(schema.url, STAFF.email, STAFF.password);
+      const signedIn = await fetch(`${a.url}/office/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' },
+        body: new URLSearchParams(STAFF).toString(),
+      });
+      expect(signedIn.status).toBe(303);
+      const cookie = signedIn.headers.get('set-cookie')!.split(';', 1)[0]!;
+      const onB = await fetch(`${b.url}/office`, { redirect: 'manual', headers: { Cookie: cookie } });
+      expect(onB.status).toBe(200);
+      expect(await onB.text()).toContain('<h1>Inbox</h1>');
+      const out = await fetch(`${b.url}/office/sign-out`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { Cookie: cookie, 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: '',
+      });
+      expect(out.status).toBe(303);
+      expect((await fetch(`${a.url}/office`, { redirect: 'manual', headers: { Cookie: cookie } })).status).toBe(303);
+    } finally {
+      await Promise.all([a.dispose(), b.dispose()]);
+      await schema.drop();
+    }
+  }, 90_000);
+});
