@@ -10,6 +10,7 @@ import { createLeadStore } from '../store/index.ts';
 import { backupSqliteFile, BackupError } from '../store/sqlite-backup.ts';
 import { deleteOnRequest, formWords, previewDeletion } from '../office/deletion.ts';
 import { exportLeads } from '../office/export.ts';
+import { OutputFileError, writeOwnerOnly } from './output-file.ts';
 import { spreadsheetTime } from '../office/local-time.ts';
 import { ask, period, USAGE, UsageError, type Command } from './usage.ts';
 import { companyTimeZone } from './time-zone.ts';
@@ -22,16 +23,31 @@ const commands: Record<string, Command> = {
   async export(args, open) {
     const { values } = parseArgs({
       args,
-      options: { format: { type: 'string', default: 'jsonl' }, since: { type: 'string' }, until: { type: 'string' }, form: { type: 'string' } },
+      options: {
+        format: { type: 'string', default: 'jsonl' },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        form: { type: 'string' },
+        output: { type: 'string' },
+        force: { type: 'boolean', default: false },
+      },
     });
     if (values.format !== 'jsonl' && values.format !== 'csv') throw new UsageError(`--format must be jsonl or csv (got "${values.format}")`);
     if (values.form !== undefined && values.form !== 'quote' && values.form !== 'support')
       throw new UsageError(`--form must be quote or support (got "${values.form}")`);
+    if (values.force && values.output === undefined) throw new UsageError('--force replaces the file named by --output, and needs it');
     const timeZone = companyTimeZone();
     const filter = { ...period(values, timeZone), form: values.form as 'quote' | 'support' | undefined };
     const store = await open();
     try {
-      await exportLeads(store, process.stdout, values.format, filter, timeZone);
+      const format = values.format;
+      const output = values.output;
+      if (output === undefined) {
+        await exportLeads(store, process.stdout, format, filter, timeZone);
+      } else {
+        const count = await writeOwnerOnly(output, values.force, (out) => exportLeads(store, out, format, filter, timeZone));
+        process.stdout.write(`Wrote ${plural(count, 'lead')} to ${output}, readable by you only.\n`);
+      }
     } finally {
       await store.close();
     }
@@ -195,7 +211,11 @@ try {
     process.exit(2);
   }
   say(
-    err instanceof ConfigError ? err.message : err instanceof BackupError ? `leads ${name}: ${err.message}` : `leads ${name} failed: ${(err as Error).message}`,
+    err instanceof ConfigError
+      ? err.message
+      : err instanceof BackupError || err instanceof OutputFileError
+        ? `leads ${name}: ${err.message}`
+        : `leads ${name} failed: ${(err as Error).message}`,
   );
   process.exit(1);
 }

@@ -13,11 +13,15 @@ export const USAGE = `usage: npm run -s leads -- <command> [options]
 the options to the command rather than to npm.)
 
   export [--format jsonl|csv] [--since <date>] [--until <date>] [--form quote|support]
+         [--output <file> [--force]]
       Print the stored leads, oldest first: one JSON object per line (jsonl, the default), or
       CSV with a header row, for a spreadsheet, its times in the company's time zone. Dates are
       days in the company's time zone, written 11/01/2026 or 2026-11-01, both days included;
       an ISO 8601 date-time with a zone (2026-11-01T09:00:00Z) is taken as it says.
-      Example: npm run -s leads -- export --format csv --since 11/01/2026 > leads.csv
+      --output writes them to <file> instead, readable by you only (a shell's > makes a file
+      with the umask's mode, often readable by every user of the machine); an existing <file>
+      is refused unless --force.
+      Example: npm run -s leads -- export --format csv --since 11/01/2026 --output leads.csv
 
   delete (--email <address> | --phone <number>) [--dry-run]
       List every lead of one person (matched on the normalised e-mail or phone: name, form,
