@@ -388,7 +388,7 @@ describe('the automatic purge', () => {
   }, 60_000);
 });
 
-describe("the office's accounts and files, from the command line as the README writes it", () => {
+describe("the office's accounts and files, from the command line as docs/office.md writes it", () => {
   const dir = mkdtempSync(join(tmpdir(), 'office-cli-'));
   const url = `file:${join(dir, 'leads.sqlite')}`;
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 /**
  * Production on one machine, against the built server: backups taken while leads keep coming
- * (by hand and on a schedule), restoring one by the README's steps, a backup directory that cannot
+ * (by hand and on a schedule), restoring one by docs/office.md's steps, a backup directory that cannot
  * be written, PostgreSQL's refusal, the systemd unit in deploy/, and HTTPS through the nginx
  * configuration in deploy/. No timing is asserted.
  */
@@ -59,7 +59,7 @@ function inspect(file: string) {
   }
 }
 
-/** The README's restore: the server stopped, the backup copied over the store (and its -wal and -shm removed). */
+/** A restore as docs/office.md has it: the server stopped, the old store's -wal and -shm out of the way, the backup in its place. */
 function restore(backup: string, store: string): void {
   for (const suffix of ['-wal', '-shm']) rmSync(`${store}${suffix}`, { force: true });
   copyFileSync(backup, store);
@@ -243,7 +243,7 @@ describe.skipIf(!systemdAnalyzeAvailable())('the systemd unit in deploy/', () =>
   const unit = readFileSync(join(ROOT, 'deploy/lead-intake.service'), 'utf8');
 
   it('passes systemd-analyze verify without a warning', () => {
-    // Installed as the README says, with this checkout in /opt/lead-intake's place.
+    // Installed as docs/operator.md says, with this checkout in /opt/lead-intake's place.
     const dir = mkdtempSync(join(tmpdir(), 'unit-'));
     const envFile = join(dir, 'env');
     copyFileSync(join(ROOT, 'deploy/lead-intake.env'), envFile);
