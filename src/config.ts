@@ -37,6 +37,9 @@ function addTrusted(list: BlockList, entry: string): boolean {
   return true;
 }
 
+/** A HOST only this machine can reach, where `SITE_URL` may be left to name `localhost`. */
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+
 /** Where the server listens, and what `SITE_URL` names, when neither is set. */
 const DEFAULT_PORT = 4321;
 
@@ -229,6 +232,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (raw[name] !== undefined && !raw.BACKUP_DIR)
       problems.push(`${name}: is set, but BACKUP_DIR is not: no backup would be made (set BACKUP_DIR, or unset ${name})`);
   }
+  // Unset, SITE_URL names localhost: right for a start on this machine, wrong for one that other machines reach.
+  if (!raw.SITE_URL && raw.HOST && !LOOPBACK_HOST.test(raw.HOST.trim()))
+    problems.push(`SITE_URL: must be set when HOST (${raw.HOST.trim()}) lets other machines connect; unset, every link would name http://localhost`);
   if (problems.length > 0 || !parsed.success) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }

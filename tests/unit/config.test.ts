@@ -22,6 +22,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '4601', SITE_URL: 'https://www.example-cleaning.com' }).siteUrl).toBe('https://www.example-cleaning.com');
   });
 
+  it('without SITE_URL, refuses a HOST other machines can reach, whose links would name localhost; a loopback HOST is fine', () => {
+    for (const host of ['localhost', '127.0.0.1', '::1']) expect(loadConfig({ HOST: host, PORT: '4601' }).siteUrl).toBe('http://localhost:4601');
+    for (const host of ['0.0.0.0', '::', '10.0.0.11', 'www.example.com'])
+      expect(() => loadConfig({ HOST: host }), host).toThrow(`SITE_URL: must be set when HOST (${host}) lets other machines connect`);
+    expect(loadConfig({ HOST: '0.0.0.0', SITE_URL: 'https://www.example-cleaning.com' }).host).toBe('0.0.0.0');
+  });
+
   it('names every invalid variable', () => {
     const attempt = () =>
       loadConfig({ PORT: 'eighty', SITE_URL: 'not a url', TRUST_PROXY: '10.0.0.0/8, nonsense', LEADS_SUNSET_DATE: 'soon', DATABASE_URL: 'mysql://x' });
