@@ -58,10 +58,6 @@ export function neutralise(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-async function write(out: Writable, chunk: string): Promise<void> {
-  if (!out.write(chunk)) await once(out, 'drain');
-}
-
 /** Writes the leads `filter` selects to `out`, in `format` (the CSV's times in `timeZone`); resolves with how many were written. */
 export async function exportLeads(
   store: Pick<LeadRecords, 'exportLeads'>,
@@ -70,24 +66,38 @@ export async function exportLeads(
   filter: LeadFilter,
   timeZone: string,
 ): Promise<number> {
-  let count = 0;
-  if (format === 'jsonl') {
+  // A reader that goes away (a download cancelled) ends the export, and with it the store's read,
+  // rather than leaving it waiting for room that never comes.
+  const gone = new AbortController();
+  const onClose = () => gone.abort(new Error("the export's reader went away before its end"));
+  out.once('close', onClose);
+  const { signal } = gone;
+  try {
+    let count = 0;
+    if (format === 'jsonl') {
+      for await (const lead of store.exportLeads(filter)) {
+        if (!out.write(`${leadLine(lead)}\n`)) await once(out, 'drain', { signal });
+        count++;
+      }
+      return count;
+    }
+    // RFC 4180 quoting by csv-stringify, UTF-8 with a byte-order mark so that spreadsheets read it as UTF-8.
+    const COLUMNS = columns(timeZone);
+    const csv = stringify({ header: true, bom: true, columns: COLUMNS.map(([header]) => header), cast: { string: neutralise, boolean: String } });
+    csv.pipe(out, { end: false });
+    const finished = once(csv, 'end', { signal });
+    // Awaited below, unless the loop ends first: then its rejection is the loop's, already thrown.
+    finished.catch(() => {});
     for await (const lead of store.exportLeads(filter)) {
-      await write(out, `${leadLine(lead)}\n`);
+      if (!csv.write(COLUMNS.map(([, value]) => value(lead) ?? ''))) await once(csv, 'drain', { signal });
       count++;
     }
+    csv.end();
+    await finished;
     return count;
+  } catch (err) {
+    throw signal.aborted ? signal.reason : err;
+  } finally {
+    out.off('close', onClose);
   }
-  // RFC 4180 quoting by csv-stringify, UTF-8 with a byte-order mark so that spreadsheets read it as UTF-8.
-  const COLUMNS = columns(timeZone);
-  const csv = stringify({ header: true, bom: true, columns: COLUMNS.map(([header]) => header), cast: { string: neutralise, boolean: String } });
-  csv.pipe(out, { end: false });
-  const finished = once(csv, 'end');
-  for await (const lead of store.exportLeads(filter)) {
-    if (!csv.write(COLUMNS.map(([, value]) => value(lead) ?? ''))) await once(csv, 'drain');
-    count++;
-  }
-  csv.end();
-  await finished;
-  return count;
 }

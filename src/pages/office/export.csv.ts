@@ -26,18 +26,22 @@ export const GET: APIRoute = async ({ locals, url }) => {
   const name = `leads-${since.date ? localDateInput(since.date, timeZone) : 'start'}-to-${until.date ? localDateInput(until.date, timeZone) : localDateInput(new Date(), timeZone)}.csv`;
   const out = new PassThrough();
   const now = new Date();
-  exportLeads(services.office.records, out, 'csv', filter, timeZone).then(
-    (count) => {
-      out.end();
-      const period = `${url.searchParams.get('since') || 'the start'} to ${url.searchParams.get('until') || 'now'}`;
-      const detail = `${count} ${count === 1 ? 'lead' : 'leads'}, ${form === 'quote' ? 'quote requests' : form === 'support' ? 'contact messages' : 'both forms'}, ${period}`;
-      return services.office.audit.record({ at: now, actor: office!.user, action: 'exported', detail });
-    },
-    (err: unknown) => {
-      services.logger.error({ err }, 'office export failed');
-      out.destroy(err as Error);
-    },
-  );
+  void exportLeads(services.office.records, out, 'csv', filter, timeZone)
+    .then(
+      (count) => {
+        out.end();
+        const period = `${url.searchParams.get('since') || 'the start'} to ${url.searchParams.get('until') || 'now'}`;
+        const detail = `${count} ${count === 1 ? 'lead' : 'leads'}, ${form === 'quote' ? 'quote requests' : form === 'support' ? 'contact messages' : 'both forms'}, ${period}`;
+        return services.office.audit.record({ at: now, actor: office!.user, action: 'exported', detail });
+      },
+      (err: unknown) => {
+        // A download cancelled in the browser ends the export: that is no failure.
+        if (out.destroyed) services.logger.info('office export stopped: the download was cancelled');
+        else services.logger.error({ err }, 'office export failed');
+        out.destroy(err as Error);
+      },
+    )
+    .catch((err: unknown) => services.logger.error({ err }, 'office export: its audit entry could not be written'));
   return new Response(Readable.toWeb(out) as ReadableStream, {
     headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}"` },
   });
