@@ -38,7 +38,7 @@ export interface AppServices {
   offer: Offer;
   /** Where the web forms keep what their spam traps catch: aside from the leads, for the office to look at. */
   spamFolder: Pick<SpamFolder, 'keepSpam'>;
-  /** The office's page's, handed only to the routes under `/office`. */
+  /** The office's page's, which only the routes under `/office` use (behind `http/office-guard.ts`). */
   office: OfficeServices;
 }
 

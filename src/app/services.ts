@@ -14,6 +14,7 @@ import { createLimiter } from '../limiter/index.ts';
 import { createLogger } from './logger.ts';
 import { createLeadStore } from '../store/index.ts';
 import { SIGN_IN_LIMITS } from '../office/session.ts';
+import { nobodysHash } from '../office/passwords.ts';
 import { publishedOffer } from '../web-forms/words.ts';
 
 /** The services, and how to close what they hold open. */
@@ -79,6 +80,8 @@ async function open(): Promise<{ services: Services; jobs: JobRoles }> {
   });
   const offer = await publishedOffer();
   const limits = createLimiter(config);
+  // Made now, so that the first sign-in with an unknown e-mail takes no longer than any other.
+  await nobodysHash();
   const signIns = {
     account: createLimiter(config, { ...SIGN_IN_LIMITS.account, name: 'sign-in:account' }),
     client: createLimiter(config, { ...SIGN_IN_LIMITS.client, name: 'sign-in:client' }),

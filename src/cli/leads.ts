@@ -19,6 +19,15 @@ import { plural } from '../lib/text.ts';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
+/** Who ran a command, for the audit trail: the system user, when the system knows one. */
+function commandLineActor(): string {
+  try {
+    return `command line (${userInfo().username})`;
+  } catch {
+    return 'command line';
+  }
+}
+
 const commands: Record<string, Command> = {
   async export(args, open) {
     const { values } = parseArgs({
@@ -42,12 +51,15 @@ const commands: Record<string, Command> = {
     try {
       const format = values.format;
       const output = values.output;
+      let count: number;
       if (output === undefined) {
-        await exportLeads(store, process.stdout, format, filter, timeZone);
+        count = await exportLeads(store, process.stdout, format, filter, timeZone);
       } else {
-        const count = await writeOwnerOnly(output, values.force, (out) => exportLeads(store, out, format, filter, timeZone));
+        count = await writeOwnerOnly(output, values.force, (out) => exportLeads(store, out, format, filter, timeZone));
         process.stdout.write(`Wrote ${plural(count, 'lead')} to ${output}, readable by you only.\n`);
       }
+      // The audit trail records exports from the command line as from the office's page.
+      await store.record({ at: new Date(), actor: commandLineActor(), action: 'exported', detail: `${plural(count, 'lead')}, ${format}` });
     } finally {
       await store.close();
     }
@@ -67,7 +79,7 @@ const commands: Record<string, Command> = {
       const dryRun = values['dry-run'];
       const preview = await previewDeletion({ inbox: store, records: store }, match);
       const what = kind === 'email' ? 'e-mail address' : 'phone number';
-      const actor = `command line (${userInfo().username})`;
+      const actor = commandLineActor();
       if (preview.leads.length === 0 && preview.removed.suspectedSpam === 0) {
         process.stdout.write(`No lead has this ${what}: check its spelling. Nothing ${dryRun ? 'would be' : 'was'} removed.\n`);
         if (!dryRun) {
@@ -75,22 +87,27 @@ const commands: Record<string, Command> = {
           process.stdout.write('A deletion record was kept for 24 months, showing that the request was served and nothing was found.\n');
         }
         return;
-      } else {
+      }
+      if (preview.leads.length > 0) {
         process.stdout.write(`${dryRun ? 'Would remove' : 'Removing'} ${plural(preview.leads.length, 'lead')} with this ${what}:\n`);
         for (const lead of preview.leads)
           process.stdout.write(
             `  ${lead.reference}  ${spreadsheetTime(new Date(lead.receivedAt), timeZone)}  ${formWords(lead.formType)}  ${String(lead.fields.name)}\n`,
           );
-        if (preview.removed.suspectedSpam > 0)
-          process.stdout.write(`and ${plural(preview.removed.suspectedSpam, 'submission')} kept aside as suspected spam.\n`);
-        if (new Set(preview.leads.map((l) => String(l.fields.name).trim().toLowerCase())).size > 1)
-          process.stdout.write(`These leads carry more than one name: check that they are all the same person's before removing them.\n`);
-      }
+      } else process.stdout.write(`No lead has this ${what}.\n`);
+      if (preview.removed.suspectedSpam > 0)
+        process.stdout.write(
+          `${dryRun ? 'Would remove' : 'Removing'} ${plural(preview.removed.suspectedSpam, 'submission')} with this ${what} kept aside as suspected spam.\n`,
+        );
+      if (new Set(preview.leads.map((l) => String(l.fields.name).trim().toLowerCase())).size > 1)
+        process.stdout.write(`These leads carry more than one name: check that they are all the same person's before removing them.\n`);
       if (dryRun) {
         process.stdout.write('Nothing was changed (--dry-run).\n');
       } else {
         const removed = await deleteOnRequest({ records: store, audit: store }, match, actor);
-        process.stdout.write(`Removed ${plural(removed.leads, 'lead')}.\n`);
+        process.stdout.write(
+          `Removed ${[removed.leads > 0 && plural(removed.leads, 'lead'), removed.suspectedSpam > 0 && plural(removed.suspectedSpam, 'suspected spam submission')].filter(Boolean).join(' and ')}.\n`,
+        );
         process.stdout.write("A deletion record was kept for 24 months: the time, the kind of identifier and the count, none of the person's details.\n");
         process.stdout.write('Backups made before now still hold these leads until they rotate out.\n');
       }

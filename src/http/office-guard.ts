@@ -48,7 +48,8 @@ export async function guardOffice(request: Request, url: URL, locals: ApiContext
     return undefined;
   }
   if (url.pathname === SIGN_IN_PATH) return undefined;
-  // Whatever was asked for, without a session the answer is the way to the sign-in page, and nothing else.
-  const next = request.method === 'GET' ? `?next=${encodeURIComponent(url.pathname + url.search)}` : '';
+  // Whatever was asked for, without a session the answer is the way to the sign-in page, and nothing
+  // else. It comes back to the page asked for, never to its query, which can name a customer.
+  const next = request.method === 'GET' ? `?next=${encodeURIComponent(url.pathname)}` : '';
   return new Response(null, { status: 303, headers: { Location: `${SIGN_IN_PATH}${next}` } });
 }

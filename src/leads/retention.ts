@@ -21,6 +21,9 @@ export const SPAM_KEEP_DAYS = 14;
 /** An office session not used for this long has ended: the next request asks to sign in again. */
 export const SESSION_IDLE_MS = 60 * 60 * 1000;
 
+/** However busy, an office session ends this long after its sign-in. */
+export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;
+
 /** Rows of each kind one purge step removes at most: a few milliseconds of the store's time. */
 export const PURGE_STEP_ROWS = 200;
 

@@ -33,6 +33,9 @@ export function startOfLocalDay(year: number, month: number, day: number, timeZo
   const wall = Date.UTC(year, month - 1, day);
   let guess = wall - offsetMs(new Date(wall), timeZone);
   guess = wall - offsetMs(new Date(guess), timeZone);
+  // Where a clock change skips midnight (America/Santiago in September), the day begins at the
+  // first moment that exists: step forward to it.
+  for (let i = 0; i < 4 && parts(new Date(guess), timeZone).day !== day; i++) guess += 60 * 60 * 1000;
   return new Date(guess);
 }
 

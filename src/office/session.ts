@@ -3,18 +3,19 @@
  * `SameSite=Strict` cookie (`Secure` under HTTPS) scoped to `/office`; the store keeps only its
  * SHA-256, so that a copy of the store opens no session. A sign-in always makes a new token (the
  * old cookie is worth nothing after it), and a session unused for `SESSION_IDLE_MS` has ended.
- * Failed attempts are throttled per account and per client, counted in the limiter the lead
- * budget uses (in process, or Redis for every instance).
+ * Attempts are throttled per account and per client, counted in the limiter the lead budget uses
+ * (in process, or Redis for every instance). A session also ends `SESSION_MAX_MS` after its sign-in.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { SESSION_IDLE_MS } from '../leads/retention.ts';
+import { SESSION_IDLE_MS, SESSION_MAX_MS } from '../leads/retention.ts';
 import type { RateLimiter } from '../limiter/rate-limiter.ts';
+import { rateLimitKey } from '../limiter/submissions.ts';
 import { checkPassword, nobodysHash } from './passwords.ts';
 import type { AuditTrail, OfficeAccounts, OfficeSessions } from './store.ts';
 
 export const SESSION_COOKIE = 'office_session';
 
-/** Failed sign-ins allowed per account, and per client, in 15 minutes. */
+/** Sign-in attempts allowed per account, and per client (an address, or an IPv6 /64), in 15 minutes. */
 export const SIGN_IN_LIMITS = { account: { points: 5, windowSeconds: 15 * 60 }, client: { points: 20, windowSeconds: 15 * 60 } } as const;
 
 export interface SignInDeps {
@@ -34,15 +35,14 @@ export const accountKey = (email: string) => email.trim().toLowerCase();
 /** Checks an e-mail and password; on success starts a new session and says its token. */
 export async function signIn(deps: SignInDeps, given: { email: string; password: string; client: string }, now = new Date()): Promise<SignInOutcome> {
   const email = accountKey(given.email);
-  const [account, client] = await Promise.all([deps.limits.account.peek(email), deps.limits.client.peek(given.client)]);
-  if (account.remaining === 0 || client.remaining === 0) return { kind: 'throttled', retryAfterSeconds: Math.max(account.resetSeconds, client.resetSeconds) };
+  // Every attempt is counted before the password is checked: attempts sent all at once cannot
+  // slip in before the first of them is counted.
+  const [account, client] = await Promise.all([deps.limits.account.consume(email), deps.limits.client.consume(rateLimitKey(given.client))]);
+  if (!account.allowed || !client.allowed) return { kind: 'throttled', retryAfterSeconds: Math.max(account.resetSeconds, client.resetSeconds) };
   const stored = await deps.accounts.passwordHash(email);
   // An unknown e-mail takes as long as a wrong password: the answer does not tell which accounts exist.
   const matches = await checkPassword(given.password, stored ?? (await nobodysHash()));
-  if (!stored || !matches) {
-    await Promise.all([deps.limits.account.consume(email), deps.limits.client.consume(given.client)]);
-    return { kind: 'refused' };
-  }
+  if (!stored || !matches) return { kind: 'refused' };
   const token = randomBytes(32).toString('base64url');
   await deps.sessions.startSession(tokenHash(token), email, now);
   await deps.audit.record({ at: now, actor: email, action: 'signed in', detail: '' });
@@ -52,7 +52,11 @@ export async function signIn(deps: SignInDeps, given: { email: string; password:
 /** The signed-in account of a session token, or `undefined` (no token, ended, or idle too long). */
 export async function sessionUser(sessions: Pick<OfficeSessions, 'touchSession'>, token: string | undefined, now = new Date()): Promise<string | undefined> {
   if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
-  return sessions.touchSession(tokenHash(token), new Date(now.getTime() - SESSION_IDLE_MS), now);
+  return sessions.touchSession(
+    tokenHash(token),
+    { seenSince: new Date(now.getTime() - SESSION_IDLE_MS), startedSince: new Date(now.getTime() - SESSION_MAX_MS) },
+    now,
+  );
 }
 
 export async function signOut(deps: Pick<SignInDeps, 'sessions' | 'audit'>, token: string, email: string, now = new Date()): Promise<void> {

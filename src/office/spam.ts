@@ -5,7 +5,7 @@
  */
 import { takeLead } from '../leads/intake.ts';
 import type { LeadIntake } from '../leads/store.ts';
-import { personMessage } from '../leads/fields.ts';
+import { fieldOf, personMessage } from '../leads/fields.ts';
 import type { AuditTrail, SpamFolder } from './store.ts';
 
 export type Release =
@@ -26,7 +26,7 @@ export async function releaseSpam(
   const outcome = await takeLead(deps.intake, { body: spam.body, meta: { ...spam.meta, now: spam.receivedAt }, reference: spam.reference });
   switch (outcome.kind) {
     case 'invalid':
-      return { kind: 'incomplete', problems: outcome.errors.map((e) => personMessage(e, {})) };
+      return { kind: 'incomplete', problems: outcome.errors.map((e) => `${fieldOf(e) ?? 'The form'}: ${personMessage(e, {})}`) };
     case 'unavailable':
       return { kind: 'unavailable' };
     case 'held':
@@ -37,7 +37,8 @@ export async function releaseSpam(
     case 'duplicate': {
       await deps.spam.dropSpam(id);
       const reference = outcome.kind === 'duplicate' ? outcome.reference : outcome.receipt.reference;
-      await deps.audit.record({ at: now, actor, action: 'released from spam', detail: `${spam.reference} to the inbox as ${reference}` });
+      const detail = reference === spam.reference ? `${reference} to the inbox` : `${spam.reference} to the inbox, where it was already ${reference}`;
+      await deps.audit.record({ at: now, actor, action: 'released from spam', detail });
       return outcome.kind === 'duplicate' ? { kind: 'already_a_lead', reference } : { kind: 'released', reference };
     }
   }

@@ -33,10 +33,11 @@ export interface OfficeSessions {
   /** Starts a session for `email` (whose sign-in time is recorded). */
   startSession(tokenHash: string, email: string, at: Date): Promise<void>;
   /**
-   * The session's account if it was seen after `idleSince` (then marks it seen at `now`);
-   * `undefined` for a session that ended, expired or never was.
+   * The session's account if it was seen after `since.seenSince` and began after
+   * `since.startedSince` (then marks it seen at `now`); `undefined` for a session that ended,
+   * expired or never was.
    */
-  touchSession(tokenHash: string, idleSince: Date, now: Date): Promise<string | undefined>;
+  touchSession(tokenHash: string, since: { seenSince: Date; startedSince: Date }, now: Date): Promise<string | undefined>;
   endSession(tokenHash: string): Promise<void>;
 }
 

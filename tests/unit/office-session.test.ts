@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { sessionCookie, sessionToken } from '../../src/office/session.ts';
 import { checkPassword, hashPassword } from '../../src/office/passwords.ts';
+import { nextLocalDay, parseLocalDate, spreadsheetTime } from '../../src/office/local-time.ts';
 
 describe("the office's session cookie", () => {
   it('is HttpOnly, SameSite=Strict and scoped to /office; Secure only under HTTPS; removed with Max-Age=0', () => {
@@ -26,5 +27,22 @@ describe("the office's passwords", () => {
     expect(await checkPassword('mop and bucket 2026', a)).toBe(true);
     expect(await checkPassword('mop and bucket 2027', a)).toBe(false);
     expect(await checkPassword('mop and bucket 2026', 'plain text')).toBe(false);
+  });
+});
+
+describe("the office's days", () => {
+  it('begin at local midnight, across both clock changes, in either spelling', () => {
+    const la = 'America/Los_Angeles';
+    expect(parseLocalDate('11/01/2026', la)?.toISOString()).toBe('2026-11-01T07:00:00.000Z');
+    expect(parseLocalDate('2026-11-01', la)?.toISOString()).toBe('2026-11-01T07:00:00.000Z');
+    expect(nextLocalDay(parseLocalDate('2026-11-01', la)!, la).toISOString()).toBe('2026-11-02T08:00:00.000Z');
+    expect(parseLocalDate('3/9/2026', la)?.toISOString()).toBe('2026-03-09T07:00:00.000Z');
+    expect(parseLocalDate('2/30/2026', la)).toBeUndefined();
+    expect(spreadsheetTime(new Date('2026-11-24T01:03:00Z'), la)).toBe('2026-11-23 17:03');
+  });
+
+  it('begin at the first moment that exists where a clock change skips midnight', () => {
+    // Chile moves its clocks from 00:00 to 01:00 on 6 September 2026: the day begins at 01:00 local, 04:00 UTC.
+    expect(parseLocalDate('2026-09-06', 'America/Santiago')?.toISOString()).toBe('2026-09-06T04:00:00.000Z');
   });
 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toLeadRecord } from '../../src/leads/lead.ts';
-import { purge, purgeCutoffs, SESSION_IDLE_MS, SPAM_KEEP_DAYS } from '../../src/leads/retention.ts';
+import { purge, purgeCutoffs, SESSION_IDLE_MS, SESSION_MAX_MS, SPAM_KEEP_DAYS } from '../../src/leads/retention.ts';
 import { validateLead } from '../../src/leads/validate.ts';
 import { hashPassword, checkPassword } from '../../src/office/passwords.ts';
 import { sessionUser, signIn, type SignInDeps } from '../../src/office/session.ts';
@@ -89,6 +89,12 @@ for (const kind of stores) {
       expect(await sessionUser(store, first.token, new Date(later.getTime() + SESSION_IDLE_MS - 1_000))).toBe('office@example.com');
       // Unused for longer, it has ended.
       expect(await sessionUser(store, first.token, new Date(later.getTime() + 3 * SESSION_IDLE_MS))).toBeUndefined();
+      // However busy, a session ends 12 hours after its sign-in.
+      const busy = await signIn(deps, { email: 'office@example.com', password: 'mop and bucket 2026', client: '198.51.100.1' }, t0);
+      if (busy.kind !== 'signed_in') throw new Error(busy.kind);
+      for (let minutes = 50; minutes < 12 * 60; minutes += 50)
+        expect(await sessionUser(store, busy.token, new Date(t0.getTime() + minutes * 60_000))).toBe('office@example.com');
+      expect(await sessionUser(store, busy.token, new Date(t0.getTime() + SESSION_MAX_MS + 60_000))).toBeUndefined();
       // A new password ends the sessions the old one opened.
       const second = await signIn(deps, { email: 'office@example.com', password: 'mop and bucket 2026', client: '198.51.100.1' }, t0);
       if (second.kind !== 'signed_in') throw new Error(second.kind);
@@ -113,6 +119,17 @@ for (const kind of stores) {
         expect((await signIn(deps, { email: 'office@example.com', password: `guess ${i}`, client: `198.51.100.${i}` })).kind).toBe('refused');
       const outcome = await signIn(deps, { email: 'office@example.com', password: 'mop and bucket 2026', client: '198.51.100.99' });
       expect(outcome).toMatchObject({ kind: 'throttled' });
+    });
+
+    it('counts attempts sent all at once before checking any: a burst gets no more tries than the limit', async () => {
+      await store.saveUser('office@example.com', await hashPassword('mop and bucket 2026'), new Date());
+      const limits = { account: createMemoryLimiter({ points: 5, windowSeconds: 900 }), client: createMemoryLimiter({ points: 20, windowSeconds: 900 }) };
+      const deps: SignInDeps = { accounts: store, sessions: store, audit: store, limits };
+      const burst = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => signIn(deps, { email: 'office@example.com', password: `guess ${i}`, client: '198.51.100.50' })),
+      );
+      expect(burst.filter((o) => o.kind === 'refused')).toHaveLength(5);
+      expect(burst.filter((o) => o.kind === 'throttled')).toHaveLength(7);
     });
 
     it('finds leads by part of a name, e-mail, phone or reference, filters them, and keeps who set which status', async () => {
@@ -152,7 +169,7 @@ for (const kind of stores) {
       const [item] = await store.inbox({ limit: 50, offset: 0 });
       expect(item!.lead).toMatchObject({ reference: 'Q-KKKK-KK', receivedAt: at.toISOString() });
       expect(item!.lead.consent.channel).toBe('web-form');
-      expect((await store.recent(5))[0]).toMatchObject({ action: 'released from spam', detail: 'Q-KKKK-KK to the inbox as Q-KKKK-KK' });
+      expect((await store.recent(5))[0]).toMatchObject({ action: 'released from spam', detail: 'Q-KKKK-KK to the inbox' });
       // Gone is said as such.
       expect(await releaseSpam({ spam: store, intake: store, audit: store }, '0b8a1f4e-1111-4c55-9d7e-2a1b3c4d5e6f', 'office@example.com')).toEqual({
         kind: 'gone',
@@ -166,6 +183,10 @@ for (const kind of stores) {
       expect(await store.deletePerson(match, { kind: 'phone', deletedAt: new Date() })).toMatchObject({ leads: 1, suspectedSpam: 1 });
       expect(await store.listSpam(10)).toEqual([]);
       expect(await store.personLeads(match)).toEqual([]);
+      // The audit trail kept what the office did, but no longer which lead it was.
+      const trail = JSON.stringify(await store.recent(10));
+      expect(trail).not.toContain('Q-KKKK-KK');
+      expect(trail).toContain('a deleted lead');
     });
 
     it(`removes suspected spam after ${SPAM_KEEP_DAYS} days, ended sessions, and audit entries with the deletion records`, async () => {
@@ -183,7 +204,9 @@ for (const kind of stores) {
       expect(purged).toMatchObject({ suspectedSpam: 1, sessions: 1, auditEntries: 1 });
       expect((await store.listSpam(10)).map((s) => s.id)).toEqual(['0b8a1f4e-4444-4c55-9d7e-2a1b3c4d5e6f']);
       expect((await store.recent(10)).map((e) => e.detail)).toEqual(['4 leads']);
-      expect(await store.touchSession('live-session', new Date(now.getTime() - SESSION_IDLE_MS), now)).toBe('office@example.com');
+      expect(await store.touchSession('live-session', { seenSince: new Date(now.getTime() - SESSION_IDLE_MS), startedSince: new Date(0) }, now)).toBe(
+        'office@example.com',
+      );
     });
   });
 }

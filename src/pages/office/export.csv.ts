@@ -17,11 +17,10 @@ export const GET: APIRoute = async ({ locals, url }) => {
   const since = read('since');
   const until = read('until');
   const form = url.searchParams.get('form') || undefined;
-  if (!since.ok || !until.ok || (form !== undefined && form !== 'quote' && form !== 'support'))
-    return new Response('A date could not be read: write it as 11/01/2026 or 2026-11-01. Go back and correct it.\n', {
-      status: 400,
-      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-    });
+  const refused = (words: string) => new Response(`${words}\n`, { status: 400, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  if (!since.ok || !until.ok) return refused('A date could not be read: write it as 11/01/2026 or 2026-11-01. Go back and correct it.');
+  if (form !== undefined && form !== 'quote' && form !== 'support')
+    return refused('Choose quote requests, contact messages or both forms. Go back and choose again.');
   const filter = { since: since.date, until: until.date && nextLocalDay(until.date, timeZone), form: form as 'quote' | 'support' | undefined };
   const name = `leads-${since.date ? localDateInput(since.date, timeZone) : 'start'}-to-${until.date ? localDateInput(until.date, timeZone) : localDateInput(new Date(), timeZone)}.csv`;
   const out = new PassThrough();

@@ -74,13 +74,12 @@ export function postgresOffice(handle: PostgresHandle): OfficeAccounts & OfficeS
         await c.query('INSERT INTO office_sessions (token_hash, email, created_at, last_seen_at) VALUES ($1, $2, $3, $3)', [tokenHash, email, at]);
         await c.query('UPDATE office_users SET last_sign_in_at = $2 WHERE email = $1', [email, at]);
       }),
-    touchSession: async (tokenHash, idleSince, now) =>
+    touchSession: async (tokenHash, since, now) =>
       (
-        await query<{ email: string }>('UPDATE office_sessions SET last_seen_at = $3 WHERE token_hash = $1 AND last_seen_at >= $2 RETURNING email', [
-          tokenHash,
-          idleSince,
-          now,
-        ])
+        await query<{ email: string }>(
+          'UPDATE office_sessions SET last_seen_at = $4 WHERE token_hash = $1 AND last_seen_at >= $2 AND created_at >= $3 RETURNING email',
+          [tokenHash, since.seenSince, since.startedSince, now],
+        )
       ).rows[0]?.email,
     endSession: async (tokenHash) => void (await query('DELETE FROM office_sessions WHERE token_hash = $1', [tokenHash])),
 

@@ -35,6 +35,8 @@ const toSpam = (r: SpamRow): SuspectedSpam => {
 export function sqliteOffice(handle: SqliteHandle): OfficeAccounts & OfficeSessions & OfficeInbox & SpamFolder & AuditTrail {
   const { db, guard, inTransaction, eraseFromWal } = handle;
   const iso = (d: Date) => d.toISOString();
+  // SQLite's lower() folds ASCII only: "zoë" must find "ZOË", as on PostgreSQL.
+  db.function('office_fold', { deterministic: true }, (text) => (typeof text === 'string' ? text.toLowerCase() : text));
 
   return {
     saveUser: (email, passwordHash, at) =>
@@ -74,11 +76,11 @@ export function sqliteOffice(handle: SqliteHandle): OfficeAccounts & OfficeSessi
           db.prepare('UPDATE office_users SET last_sign_in_at = ? WHERE email = ?').run(iso(at), email);
         }),
       ),
-    touchSession: (tokenHash, idleSince, now) =>
+    touchSession: (tokenHash, since, now) =>
       guard(() => {
         const row = db
-          .prepare('UPDATE office_sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at >= ? RETURNING email')
-          .get(iso(now), tokenHash, iso(idleSince)) as { email: string } | undefined;
+          .prepare('UPDATE office_sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at >= ? AND created_at >= ? RETURNING email')
+          .get(iso(now), tokenHash, iso(since.seenSince), iso(since.startedSince)) as { email: string } | undefined;
         return row?.email;
       }),
     endSession: (tokenHash) => guard(() => void db.prepare('DELETE FROM office_sessions WHERE token_hash = ?').run(tokenHash)),
@@ -89,7 +91,7 @@ export function sqliteOffice(handle: SqliteHandle): OfficeAccounts & OfficeSessi
         const params: Array<string | number> = [];
         const search = inboxSearch(query.search);
         if (search) {
-          const any = ["lower(json_extract(fields, '$.name')) LIKE ? ESCAPE '\\'", "email_normalised LIKE ? ESCAPE '\\'"];
+          const any = ["office_fold(json_extract(fields, '$.name')) LIKE ? ESCAPE '\\'", "email_normalised LIKE ? ESCAPE '\\'"];
           params.push(search.text, search.text);
           if (search.reference) {
             any.push('reference LIKE ?');

@@ -47,6 +47,12 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
       const removed = await guard(() =>
         inTransaction(() => {
           const removed = countPerson(match);
+          // The office's audit trail names leads by reference: an erased person's become "a deleted lead".
+          const references = db
+            .prepare(`SELECT reference FROM leads WHERE ${personColumn(match)} = ? UNION SELECT reference FROM suspected_spam WHERE ${personColumn(match)} = ?`)
+            .all(match.value, match.value) as Array<{ reference: string }>;
+          const forget = db.prepare("UPDATE office_audit SET detail = replace(detail, ?, 'a deleted lead') WHERE instr(detail, ?) > 0");
+          for (const { reference } of references) forget.run(reference, reference);
           db.prepare(`DELETE FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${personColumn(match)} = ?)`).run(match.value);
           db.prepare(`DELETE FROM leads WHERE ${personColumn(match)} = ?`).run(match.value);
           db.prepare(`DELETE FROM suspected_spam WHERE ${personColumn(match)} = ?`).run(match.value);
