@@ -86,12 +86,16 @@ export function inlineCode(html: string): string[] {
 /**
  * The Content-Security-Policy of one HTML page at `path`, from its content: scripts only from this
  * site's own files (when the page loads any), and inline scripts and styles only on the pages of
- * `INLINE_CODE_PAGES`, scripts then allowed by their SHA-256 hashes and nothing else.
+ * `INLINE_CODE_PAGES`, scripts then allowed by their SHA-256 hashes and nothing else (never eval).
  */
 export function pageCsp(html: string, path: string): string {
   const inlineAllowed = INLINE_CODE_PAGES.has(path.length > 1 ? path.replace(/\/$/, '') : path);
-  const hashes = inlineAllowed ? inlineScripts(html).map((body) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`) : [];
-  const scriptSources = [...([...html.matchAll(SCRIPT)].some((m) => /\bsrc\s*=/i.test(m[1]!)) ? ["'self'"] : []), ...new Set(hashes)];
+  const inline = inlineAllowed ? inlineScripts(html) : [];
+  const hashes = inline.map((body) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`);
+  // This site's files: a script element's `src`, or a module an allowed inline script imports (how
+  // /api-docs loads Redoc after its text).
+  const loadsFiles = [...html.matchAll(SCRIPT)].some((m) => /\bsrc\s*=/i.test(m[1]!)) || inline.some((body) => /\bimport\(\s*['"]\//.test(body));
+  const scriptSources = [...new Set(hashes), ...(loadsFiles ? ["'self'"] : [])];
   return [
     "default-src 'self'",
     "img-src 'self' data:",

@@ -1,6 +1,5 @@
 import type { APIRoute } from 'astro';
-import { apiDocsHtml } from '../../discovery/api-docs.ts';
-import { publishedDocument } from '../../discovery/published.ts';
+import { publishedApiDocs } from '../../discovery/api-docs.ts';
 
 export const prerender = true;
-export const GET: APIRoute = async () => new Response(apiDocsHtml(await publishedDocument()));
+export const GET: APIRoute = async () => new Response((await publishedApiDocs()).html);
