@@ -5,6 +5,7 @@ import { defineConfig } from 'astro/config';
 import { getConfig } from './src/config.ts';
 import { MAX_FORM_BODY_BYTES } from './src/facts.ts';
 import { inlineCodeGuard } from './src/integrations/inline-code-guard.ts';
+import { precompressIntegration } from './src/integrations/precompress.ts';
 import { serverBundle } from './src/integrations/server-bundle.ts';
 
 const config = getConfig();
@@ -18,6 +19,7 @@ export default defineConfig({
   adapter: node({ mode: 'middleware', bodySizeLimit: 1024 * 1024 }),
   // serverBundle: our node:http server joins the server build, on the routes' own module graph.
   // inlineCodeGuard: no page but /api-docs may carry inline scripts or styles (CSP).
+  // precompressIntegration: Brotli and gzip of the built files, made once (dist/precompressed/).
   integrations: [
     mdx(),
     serverBundle({
@@ -25,6 +27,7 @@ export default defineConfig({
       'backup-worker.mjs': new URL('./src/server/backup-worker.ts', import.meta.url),
     }),
     inlineCodeGuard(),
+    precompressIntegration(),
   ],
   trailingSlash: 'ignore',
   // Plain <pre><code> for fenced code in MDX: highlighters write inline style attributes, which the

@@ -4,15 +4,28 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SecurityHeaders } from '../http/security-headers.ts';
+import { negotiate } from './compression.ts';
 import type { StaticFile } from './static-files.ts';
 
-/** Sends `file` (with `status`, 200 unless said), or a 304 when the client holds its ETag. */
+/**
+ * Sends `file` (with `status`, 200 unless said) in the coding the request accepts, or a 304 when
+ * the client holds that representation's ETag.
+ */
 export function serveFile(req: IncomingMessage, res: ServerResponse, requestId: string, file: StaticFile, status = 200): void {
-  if (status === 200 && req.headers['if-none-match'] === file.etag) {
-    res.writeHead(304, [...file.head304, 'X-Request-Id', requestId]).end();
+  const coding = file.codings && negotiate(req.headers['accept-encoding']);
+  const chosen = (coding && file.codings![coding]) || file;
+  if (status === 200 && holds(req.headers['if-none-match'], chosen.etag)) {
+    res.writeHead(304, [...chosen.head304, 'X-Request-Id', requestId]).end();
     return;
   }
-  res.writeHead(status, [...file.head200, 'X-Request-Id', requestId]).end(req.method === 'HEAD' ? undefined : file.body);
+  res.writeHead(status, [...chosen.head200, 'X-Request-Id', requestId]).end(req.method === 'HEAD' ? undefined : chosen.body);
+}
+
+/** Whether `If-None-Match` names `etag` (RFC 9110, 13.1.2: a list, weak comparison, or `*`). */
+function holds(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  // Our ETags are quoted hashes: one found in the list, bare or after `W/`, is a match.
+  return ifNoneMatch === etag || ifNoneMatch.includes(etag) || ifNoneMatch.trim() === '*';
 }
 
 /** A file asked for with a method other than GET or HEAD: 405 with `Allow`. */

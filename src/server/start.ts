@@ -20,8 +20,9 @@ import { jobRoles, services, StartupError, type Services } from '../app/services
 import { createAppServer, type AstroHandler } from './app-server.ts';
 import { loadStaticFiles } from './static-files.ts';
 
-/** The prerendered site, beside this bundle. */
+/** The prerendered site, beside this bundle, and its compressed files (`src/integrations/precompress.ts`). */
 const CLIENT_DIR = fileURLToPath(new URL('../client/', import.meta.url));
+const PRECOMPRESSED_DIR = fileURLToPath(new URL('../precompressed/', import.meta.url));
 /** The backup worker thread's entry, bundled beside this one (`src/server/backup-worker.ts`). */
 const BACKUP_WORKER = join(dirname(fileURLToPath(import.meta.url)), 'backup-worker.mjs');
 /** The `SITE_URL` the documents were rendered with (Astro's `site`, fixed at build time). */
@@ -51,6 +52,7 @@ export async function start(): Promise<void> {
     staticFiles: loadStaticFiles(CLIENT_DIR, config.siteUrl, {
       render: (text) => fillConfigured(text.replaceAll(BUILT_FOR, config.siteUrl), config),
       security,
+      precompressedDir: PRECOMPRESSED_DIR,
     }),
     security,
   });

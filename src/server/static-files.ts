@@ -6,22 +6,33 @@
  * build serves any origin and configuration: text files are rendered again with the running
  * server's (`LoadOptions.render`), and their ETag and Content-Security-Policy are computed from
  * the bytes that are served.
+ *
+ * Each text file worth it is also held in Brotli and gzip, each coding with its own ETag and every
+ * representation saying `Vary: Accept-Encoding`: the build's compression (`dist/precompressed/`, the
+ * smallest) when the served bytes are the build's, or compressed here once when the running
+ * configuration changed them.
  */
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { API_CATALOG_MEDIA_TYPE } from '../discovery/api-catalog.ts';
 import { pageCsp, type SecurityHeaders } from '../http/security-headers.ts';
+import { MANIFEST, precompressedFile, type PrecompressedManifest } from '../integrations/precompress.ts';
+import { CODINGS, compressible, encode, etagOf, worthSending, type Coding } from './compression.ts';
 
-/** One file ready to send: its body, and its header block flattened for `writeHead`. */
-export interface StaticFile {
+/** One representation of a file ready to send: its bytes, and its header block flattened for `writeHead`. */
+export interface Representation {
   body: Buffer;
   etag: string;
-  isHtml: boolean;
   /** Every header of a 200 (Content-Length included). */
   head200: readonly string[];
   /** Every header of a 304. */
   head304: readonly string[];
+}
+
+/** One file: its identity representation, and its content codings when it has any. */
+export interface StaticFile extends Representation {
+  isHtml: boolean;
+  codings?: Partial<Record<Coding, Representation>>;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -82,16 +93,54 @@ export interface LoadOptions {
    */
   render: (text: string) => string;
   security: SecurityHeaders;
+  /** The build's compressed files (`src/integrations/precompress.ts`), when there are any. */
+  precompressedDir?: string;
+}
+
+/** The build's manifest of compressed files, or none. */
+function readManifest(dir: string | undefined): PrecompressedManifest {
+  if (!dir) return {};
+  try {
+    return JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as PrecompressedManifest;
+  } catch {
+    // A build without them (or a test's directory of files): every coding is made here.
+    return {};
+  }
+}
+
+/** The codings of `body` (file `rel`) worth sending: the build's when it compressed these very bytes, else made now. */
+function codingsOf(rel: string, body: Buffer, etag: string, manifest: PrecompressedManifest, dir: string | undefined): Partial<Record<Coding, Buffer>> {
+  const built = manifest[rel];
+  const codings: Partial<Record<Coding, Buffer>> = {};
+  for (const coding of CODINGS) {
+    if (built?.etag === etag) {
+      if (built.codings.includes(coding)) codings[coding] = readFileSync(precompressedFile(dir!, rel, coding));
+      continue;
+    }
+    const encoded = encode(body, coding, 'fast');
+    if (worthSending(body, encoded)) codings[coding] = encoded;
+  }
+  return codings;
+}
+
+/** A representation of `body` with `headers` (ETag and Content-Length added; a 304 carries neither length nor coding). */
+function representation(headers: Record<string, string>, body: Buffer, etag: string): Representation {
+  const { 'Content-Encoding': coding, ...rest } = headers;
+  const head304 = Object.entries({ ...rest, ETag: etag }).flat();
+  const head200 = [...(coding ? ['Content-Encoding', coding] : []), ...head304, 'Content-Length', String(body.length)];
+  return { body, etag, head200, head304 };
 }
 
 /** Loads every file under `clientDir` into a map from URL path to file. */
-export function loadStaticFiles(clientDir: string, siteUrl: string, { render, security }: LoadOptions): Map<string, StaticFile> {
+export function loadStaticFiles(clientDir: string, siteUrl: string, { render, security, precompressedDir }: LoadOptions): Map<string, StaticFile> {
   const documents = discoveryDocumentHeaders(siteUrl);
+  const manifest = readManifest(precompressedDir);
   const files = new Map<string, StaticFile>();
   for (const full of walk(clientDir)) {
     const rel = relative(clientDir, full);
     const ext = extname(rel);
     const isHtml = ext === '.html';
+    let codings: Partial<Record<Coding, Buffer>> | undefined;
     for (const path of urlPaths(rel)) {
       const cache = path.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate';
       const headers = documents[path] ?? { 'Content-Type': CONTENT_TYPES[ext] ?? 'application/octet-stream', 'Cache-Control': cache };
@@ -101,15 +150,24 @@ export function loadStaticFiles(clientDir: string, siteUrl: string, { render, se
         const rendered = render(text);
         if (rendered !== text) body = Buffer.from(rendered);
       }
-      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+      const etag = etagOf(body);
+      // The same bytes for each path a file answers to: compressed once.
+      codings ??= compressible(headers['Content-Type'], body.length) ? codingsOf(rel.split(sep).join('/'), body, etag, manifest, precompressedDir) : {};
+      const coded = Object.keys(codings) as Coding[];
       const all = {
         ...(isHtml ? security.html : security.file),
         ...headers,
         ...(isHtml && { 'Content-Security-Policy': pageCsp(body.toString('utf8'), path) }),
-        ETag: etag,
+        // Caches must keep each coding apart, the identity included.
+        ...(coded.length > 0 && { Vary: 'Accept-Encoding' }),
       };
-      const flat = Object.entries(all).flat();
-      files.set(path, { body, etag, isHtml, head200: [...flat, 'Content-Length', String(body.length)], head304: flat });
+      const file: StaticFile = { ...representation(all, body, etag), isHtml };
+      if (coded.length > 0) {
+        file.codings = Object.fromEntries(
+          coded.map((coding) => [coding, representation({ ...all, 'Content-Encoding': coding }, codings![coding]!, etagOf(codings![coding]!))]),
+        );
+      }
+      files.set(path, file);
     }
   }
   return files;

@@ -1,0 +1,140 @@
+/**
+ * Compressed answers of the built server: every prerendered text file in Brotli and gzip to a client
+ * that accepts them, decoding to exactly the bytes sent to one that does not, each coding with its
+ * own ETag and its own 304, `Vary: Accept-Encoding` on every representation, HEAD alike. Checked on
+ * a server running with the build's origin (the build's own compressed files) and on one running
+ * with another origin (the files compressed again at start-up, as their bytes differ).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join, relative, sep } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, startServer, type RunningServer } from '../support/server.ts';
+
+interface RawReply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A GET or HEAD with exactly `headers` (no client of ours adds or decodes anything), its body as bytes. */
+function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const decode = { br: brotliDecompressSync, gzip: gunzipSync } as const;
+
+/** The URL path of every built file whose media type is text (what the server compresses when it pays). */
+function textPaths(): string[] {
+  const client = join(ROOT, 'dist/client');
+  return readdirSync(client, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.(html|css|js|json|txt|svg|xml|webmanifest)$|api-catalog$/.test(e.name))
+    .map((e) => `/${relative(client, join(e.parentPath, e.name)).split(sep).join('/')}`.replace(/\/index\.html$/, '') || '/');
+}
+
+describe.each([
+  ["the build's origin", {}],
+  ['another origin', { SITE_URL: 'https://leads.example.org' }],
+])('prerendered files served with %s', (_, env: Record<string, string>) => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ env });
+  });
+  afterAll(async () => {
+    await server?.dispose();
+  });
+
+  it('are compressed where it pays: /api-docs, its script, /openapi.json and /llms.txt in both codings', async () => {
+    for (const path of ['/api-docs', '/api-docs/redoc.js', '/openapi.json', '/llms.txt', '/developers']) {
+      for (const coding of ['br', 'gzip'] as const) {
+        const reply = await get(`${server.url}${path}`, { 'Accept-Encoding': coding });
+        expect(reply.headers['content-encoding'], `${path} ${coding}`).toBe(coding);
+      }
+    }
+    const script = await get(`${server.url}/api-docs/redoc.js`, { 'Accept-Encoding': 'br' });
+    const plain = await get(`${server.url}/api-docs/redoc.js`);
+    expect(script.body.length).toBeLessThan(plain.body.length / 3);
+  });
+
+  it('send each coding, decoding to exactly the identity bytes, with its own ETag, its own 304 and Vary; HEAD alike', async () => {
+    const paths = textPaths();
+    expect(paths).toEqual(expect.arrayContaining(['/', '/api-docs', '/api-docs/redoc.js', '/openapi.json', '/llms.txt', '/robots.txt']));
+    let coded = 0;
+    for (const path of paths) {
+      const url = `${server.url}${path}`;
+      const identity = await get(url);
+      expect(identity.status, path).toBe(200);
+      expect(identity.headers['content-encoding'], path).toBeUndefined();
+      const etags = new Set([identity.headers.etag]);
+      for (const coding of ['br', 'gzip'] as const) {
+        const reply = await get(url, { 'Accept-Encoding': coding });
+        expect(reply.status, path).toBe(200);
+        if (reply.headers['content-encoding'] === undefined) {
+          // Too small to pay: the identity, the same for every client.
+          expect(reply.body.equals(identity.body), path).toBe(true);
+          expect(reply.headers.etag, path).toBe(identity.headers.etag);
+          continue;
+        }
+        coded++;
+        expect(reply.headers['content-encoding'], path).toBe(coding);
+        expect(reply.headers.vary, path).toBe('Accept-Encoding');
+        expect(identity.headers.vary, path).toBe('Accept-Encoding');
+        expect(Number(reply.headers['content-length']), path).toBe(reply.body.length);
+        expect(decode[coding](reply.body).equals(identity.body), `${path} ${coding} decodes to the identity`).toBe(true);
+        etags.add(reply.headers.etag);
+        const revalidated = await get(url, { 'Accept-Encoding': coding, 'If-None-Match': String(reply.headers.etag) });
+        expect(revalidated.status, path).toBe(304);
+        expect(revalidated.headers.etag, path).toBe(reply.headers.etag);
+        expect(revalidated.headers.vary, path).toBe('Accept-Encoding');
+        // Another coding's validator does not stand for this one.
+        const crossed = await get(url, { 'Accept-Encoding': coding, 'If-None-Match': String(identity.headers.etag) });
+        expect(crossed.status, path).toBe(200);
+        const head = await get(url, { 'Accept-Encoding': coding }, 'HEAD');
+        expect(head.body.length, path).toBe(0);
+        for (const name of ['content-encoding', 'content-length', 'etag', 'vary']) expect(head.headers[name], `${path} HEAD ${name}`).toBe(reply.headers[name]);
+      }
+      // One ETag per representation sent.
+      expect(etags.size, path).toBe(1 + (identity.headers.vary ? 2 : 0));
+      const again = await get(url, { 'If-None-Match': String(identity.headers.etag) });
+      expect(again.status, path).toBe(304);
+    }
+    expect(coded).toBeGreaterThanOrEqual(20);
+  });
+
+  it.runIf(env.SITE_URL === undefined)("are the build's own compressed files when the bytes served are the build's", async () => {
+    const built = readFileSync(join(ROOT, 'dist/precompressed/api-docs/redoc.js.br'));
+    const served = await get(`${server.url}/api-docs/redoc.js`, { 'Accept-Encoding': 'br' });
+    expect(served.body.equals(built)).toBe(true);
+  });
+
+  it('send no coding to a client that does not accept one', async () => {
+    const plain = await get(`${server.url}/openapi.json`);
+    for (const accept of ['identity', 'br;q=0, gzip;q=0', 'deflate', 'compress, *;q=0', 'zstd']) {
+      const reply = await get(`${server.url}/openapi.json`, { 'Accept-Encoding': accept });
+      expect(reply.headers['content-encoding'], accept).toBeUndefined();
+      expect(reply.body.equals(plain.body), accept).toBe(true);
+    }
+    // The client's preference, then the server's: gzip when Brotli is refused or weighed lower, Brotli for any coding.
+    expect((await get(`${server.url}/openapi.json`, { 'Accept-Encoding': 'br;q=0.5, gzip' })).headers['content-encoding']).toBe('gzip');
+    expect((await get(`${server.url}/openapi.json`, { 'Accept-Encoding': 'gzip, deflate, br, zstd' })).headers['content-encoding']).toBe('br');
+    expect((await get(`${server.url}/openapi.json`, { 'Accept-Encoding': '*' })).headers['content-encoding']).toBe('br');
+  });
+
+  it('the 404 page too, with its status', async () => {
+    const reply = await get(`${server.url}/no-such-page`, { 'Accept-Encoding': 'br' });
+    const plain = await get(`${server.url}/no-such-page`);
+    expect(reply.status).toBe(404);
+    expect(reply.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(reply.body).equals(plain.body)).toBe(true);
+  });
+});
