@@ -138,3 +138,50 @@ describe.each([
     expect(brotliDecompressSync(reply.body).equals(plain.body)).toBe(true);
   });
 });
+
+describe('answers rendered on demand', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server?.dispose();
+  });
+
+  it('are compressed when they are text that pays: the web forms and GET /api/v1, with Vary', async () => {
+    for (const coding of ['br', 'gzip'] as const) {
+      const status = await get(`${server.url}/api/v1`, { 'Accept-Encoding': coding });
+      expect(status.headers['content-encoding']).toBe(coding);
+      expect(status.headers.vary).toBe('Accept-Encoding');
+      expect(Number(status.headers['content-length'])).toBe(status.body.length);
+      const identity = await get(`${server.url}/api/v1`);
+      expect(identity.headers['content-encoding']).toBeUndefined();
+      expect(JSON.parse(decode[coding](status.body).toString())).toEqual(JSON.parse(identity.body.toString()));
+      for (const page of ['/quote', '/contact']) {
+        const reply = await get(`${server.url}${page}`, { 'Accept-Encoding': coding });
+        expect(reply.status, page).toBe(200);
+        expect(reply.headers['content-encoding'], page).toBe(coding);
+        expect(reply.headers['cache-control'], page).toBe('no-store');
+        const html = decode[coding](reply.body).toString();
+        expect(html, page).toMatch(/^<!DOCTYPE html>[\s\S]*<form[\s\S]*<\/html>$/);
+        expect(reply.body.length, page).toBeLessThan(html.length / 2);
+      }
+    }
+  });
+
+  it('are sent as they are when compressing does not pay (a 300-byte problem), to a client without a coding, and for HEAD', async () => {
+    const problem = await get(`${server.url}/api/nothing`, { 'Accept-Encoding': 'br' });
+    expect(problem.status).toBe(404);
+    expect(problem.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(problem.body.toString()).code).toBe('not_found');
+    for (const headers of [{}, { 'Accept-Encoding': 'identity' }] as Array<Record<string, string>>) {
+      const page = await get(`${server.url}/quote`, headers);
+      expect(page.headers['content-encoding']).toBeUndefined();
+      expect(page.body.toString()).toMatch(/^<!DOCTYPE html>/);
+    }
+    const head = await get(`${server.url}/api/v1`, { 'Accept-Encoding': 'br' }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-encoding']).toBeUndefined();
+    expect(head.body.length).toBe(0);
+  });
+});
