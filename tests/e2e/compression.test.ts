@@ -5,11 +5,12 @@
  * a server running with the build's origin (the build's own compressed files) and on one running
  * with another origin (the files compressed again at start-up, as their bytes differ).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { join, relative, sep } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decode, textPaths } from '../support/codings.ts';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 
 interface RawReply {
@@ -30,16 +31,6 @@ function get(url: string, headers: Record<string, string> = {}, method = 'GET'):
     req.on('error', reject);
     req.end();
   });
-}
-
-const decode = { br: brotliDecompressSync, gzip: gunzipSync } as const;
-
-/** The URL path of every built file whose media type is text (what the server compresses when it pays). */
-function textPaths(): string[] {
-  const client = join(ROOT, 'dist/client');
-  return readdirSync(client, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && /\.(html|css|js|json|txt|svg|xml|webmanifest)$|api-catalog$/.test(e.name))
-    .map((e) => `/${relative(client, join(e.parentPath, e.name)).split(sep).join('/')}`.replace(/\/index\.html$/, '') || '/');
 }
 
 describe.each([

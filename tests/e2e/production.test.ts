@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { BACKUP_FILE } from '../../src/jobs/backups.ts';
 import { newClient, quote } from '../support/fixtures.ts';
+import { decode, textPaths } from '../support/codings.ts';
 import { call, postJson, rawRequest } from '../support/http.ts';
 import { nginxAvailable, runNginx } from '../support/nginx.ts';
 import { childEnv, exportLeads, freePort, leads, ROOT, startServer, type RunningServer } from '../support/server.ts';
@@ -358,6 +359,21 @@ describe.skipIf(!nginxAvailable())('HTTPS in front of one instance, with deploy/
       req.end(init.body);
     });
 
+  /** A request over TLS to nginx with exactly `headers`, its body as bytes (nothing decodes it on the way). */
+  const httpsBytes = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+      const req = httpsRequest(
+        { host: '127.0.0.1', port: httpsPort, servername: NAME, path, method, ca, headers: { Host: `${NAME}:${httpsPort}`, ...headers } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+
   /** A TLS handshake with nginx as a client limited by `options`: what was negotiated, or the error it ended in. */
   const handshake = (options: ConnectionOptions) =>
     new Promise<{ protocol: string | null; cipher: string; ticket: Buffer | undefined; session: Buffer | undefined; reused: boolean } | Error>((resolve) => {
@@ -507,6 +523,41 @@ describe.skipIf(!nginxAvailable())('HTTPS in front of one instance, with deploy/
     });
     expect(big.status).toBe(413);
     expect(big.headers['content-type']).toBe('application/problem+json');
+  });
+
+  it("passes the service's codings through: each prerendered text file in Brotli and gzip decodes to the identity bytes, with its own ETag, 304 and Vary", async () => {
+    let coded = 0;
+    for (const path of textPaths()) {
+      const identity = await httpsBytes(path);
+      expect(identity.status, path).toBe(200);
+      expect(identity.headers['content-encoding'], path).toBeUndefined();
+      for (const coding of ['br', 'gzip'] as const) {
+        const reply = await httpsBytes(path, { 'Accept-Encoding': coding });
+        if (reply.headers['content-encoding'] === undefined) {
+          expect(reply.body.equals(identity.body), path).toBe(true);
+          continue;
+        }
+        coded++;
+        expect(reply.headers['content-encoding'], path).toBe(coding);
+        expect(reply.headers.vary, path).toBe('Accept-Encoding');
+        expect(identity.headers.vary, path).toBe('Accept-Encoding');
+        expect(decode[coding](reply.body).equals(identity.body), `${path} ${coding}`).toBe(true);
+        // The service's own strong validator, not one nginx weakened or made.
+        expect(reply.headers.etag, path).toMatch(/^"[\w-]+"$/);
+        expect(reply.headers.etag, path).not.toBe(identity.headers.etag);
+        const revalidated = await httpsBytes(path, { 'Accept-Encoding': coding, 'If-None-Match': String(reply.headers.etag) });
+        expect(revalidated.status, path).toBe(304);
+        expect(revalidated.headers.etag, path).toBe(reply.headers.etag);
+        const head = await httpsBytes(path, { 'Accept-Encoding': coding }, 'HEAD');
+        expect(head.headers['content-encoding'], path).toBe(coding);
+        expect(head.body.length, path).toBe(0);
+      }
+      expect((await httpsBytes(path, { 'If-None-Match': String(identity.headers.etag) })).status, path).toBe(304);
+      const refused = await httpsBytes(path, { 'Accept-Encoding': 'br;q=0, gzip;q=0' });
+      expect(refused.headers['content-encoding'], path).toBeUndefined();
+      expect(refused.body.equals(identity.body), path).toBe(true);
+    }
+    expect(coded).toBeGreaterThanOrEqual(20);
   });
 
   it('sends HSTS and nosniff on the 413 nginx answers itself, for a body past its own limit', async () => {
