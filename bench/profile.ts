@@ -77,7 +77,8 @@ function request(): { body?: string; headers: Record<string, string>; method: 'G
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-profile-'));
-const start: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
+// `npm start` execs the server; the profile runs the same command.
+const start: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start.replace(/^exec /, '');
 const args = [...start.split(/\s+/).slice(1, -1), '--cpu-prof', `--cpu-prof-dir=${dir}`, start.split(/\s+/).at(-1)!];
 const child = spawn(process.execPath, args, {
   cwd: ROOT,
