@@ -26,6 +26,7 @@ import { respondOwn } from './own-responses.ts';
 import { afterAnswer, announcesBody, RequestBody } from './request-body.ts';
 import { createRequestLog } from './request-log.ts';
 import { normaliseTarget } from './request-target.ts';
+import { HeldResponse } from './hold-answer.ts';
 import { handToAstro, type AstroHandler } from './serve-astro.ts';
 import { refuseMethod, serveFile, setHeaders } from './serve-static.ts';
 import type { StaticFile } from './static-files.ts';
@@ -135,7 +136,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
     return toAstro(req, res, request, body);
   };
 
-  const server = createServer({ ...SERVER_TIMEOUTS });
+  // Responses Astro writes are held and sent whole (`hold-answer.ts`).
+  const server = createServer({ ...SERVER_TIMEOUTS, ServerResponse: HeldResponse });
   const lifecycle = gracefulStop(server);
   /** Every request is counted by the clean stop from its arrival until its handler has settled. */
   const handle = (req: IncomingMessage, res: ServerResponse) => {

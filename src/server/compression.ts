@@ -2,7 +2,7 @@
  * Content codings of what the server sends: which answers are worth compressing, how, and which
  * coding a request accepts. The prerendered files are compressed once (at build time by
  * `src/integrations/precompress.ts`, or at start-up when the running configuration changed their
- * bytes); on-demand pages as they are answered (`compress-response.ts`).
+ * bytes); on-demand answers as they are sent (`hold-answer.ts`).
  */
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';

@@ -1,15 +1,15 @@
 /**
  * Handing a request to Astro (the adapter's middleware-mode handler): the API's route files and the
  * on-demand pages. What Astro does not route is the site's 404 page; a request body goes as the
- * adapter's `req.body`, which it reads in place of the request stream; what Astro answers is
- * compressed when the client accepts it and it pays (`compress-response.ts`).
+ * adapter's `req.body`, which it reads in place of the request stream; what Astro answers is sent
+ * whole, in one write, and compressed when the client accepts it and it pays (`hold-answer.ts`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { RequestInfo } from '../http/context.ts';
 import type { SecurityHeaders } from '../http/security-headers.ts';
 import { MAX_BODY_BYTES } from '../facts.ts';
-import { compressAnswer } from './compress-response.ts';
+import { HeldResponse } from './hold-answer.ts';
 import type { RequestBody } from './request-body.ts';
 import { serveFile, setHeaders } from './serve-static.ts';
 import type { StaticFile } from './static-files.ts';
@@ -24,7 +24,7 @@ export function handToAstro(deps: { astro: AstroHandler; notFoundPage: StaticFil
   const { astro, notFoundPage, security, logger } = deps;
   const toAstro = (req: IncomingMessage, res: ServerResponse, request: RequestInfo, content: RequestBody | Buffer | undefined) => {
     if (content) Object.assign(req, { body: content });
-    compressAnswer(req, res);
+    if (res instanceof HeldResponse) res.hold();
     return astro(
       req,
       res,

@@ -169,6 +169,9 @@ describe('answers rendered on demand', () => {
       const page = await get(`${server.url}/quote`, headers);
       expect(page.headers['content-encoding']).toBeUndefined();
       expect(page.body.toString()).toMatch(/^<!DOCTYPE html>/);
+      // Held until it ends and sent whole: framed by its length, not in chunks.
+      expect(page.headers['transfer-encoding']).toBeUndefined();
+      expect(Number(page.headers['content-length'])).toBe(page.body.length);
     }
     const head = await get(`${server.url}/api/v1`, { 'Accept-Encoding': 'br' }, 'HEAD');
     expect(head.status).toBe(200);
