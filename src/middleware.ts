@@ -18,9 +18,12 @@ export const onRequest = defineMiddleware(async (context, next) => {
   // Prerendering at build time needs no store, and must not open one.
   if (context.isPrerendered) return next();
   const locals = context.locals;
-  locals.services = await services();
-  // Our server gives the request id, the client address (with its TRUST_PROXY rule) and the Host
-  // it was sent to; elsewhere (astro dev, another adapter) they are made here from what Astro knows.
+  // Our server hands the services over with each request, so that no request waits a turn for
+  // them; elsewhere (astro dev, another adapter) they are opened, once, here.
+  locals.services ??= await services();
+  // Our server gives the request id (already on the response it writes), the client address (with
+  // its TRUST_PROXY rule) and the Host it was sent to; elsewhere they are made here from what Astro knows.
+  const idOnResponse = locals.request !== undefined;
   locals.request ??= { id: randomUUID(), clientAddress: context.clientAddress, host: context.request.headers.get('host') ?? undefined };
   const headers = securityHeaders(locals.services.config);
   const path = context.url.pathname;
@@ -29,8 +32,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const set: Record<string, string> = {
     ...(isApiPath(path) || actions ? headers.api : headers.onDemandPage),
     ...(actions && NO_STORE),
-    'X-Request-Id': locals.request.id,
   };
+  if (!idOnResponse) set['X-Request-Id'] = locals.request.id;
   if (isOfficePath(path)) {
     Object.assign(set, OFFICE_HEADERS);
     const gate = await guardOffice(context.request, context.url, locals);

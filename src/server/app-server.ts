@@ -72,7 +72,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const flights = createFlights();
   const siteHost = new URL(config.siteUrl).host;
   const notFoundPage = staticFiles.get('/404.html');
-  const toAstro = handToAstro({ astro, notFoundPage, security, logger });
+  const toAstro = handToAstro({ astro, services, notFoundPage, security, logger });
 
   /** Handles one request; the promise, when there is one, settles when its handler has. */
   const onRequest = (req: IncomingMessage, res: ServerResponse): Promise<void> | void => {

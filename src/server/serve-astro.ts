@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { RequestInfo } from '../http/context.ts';
+import type { Services } from '../app/services.ts';
 import type { SecurityHeaders } from '../http/security-headers.ts';
 import { MAX_BODY_BYTES } from '../facts.ts';
 import { HeldResponse } from './hold-answer.ts';
@@ -20,8 +21,14 @@ export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () 
 /** Hands one request to Astro; the promise settles when Astro has answered it. */
 export type HandToAstro = (req: IncomingMessage, res: ServerResponse, request: RequestInfo, body: RequestBody | undefined) => Promise<void>;
 
-export function handToAstro(deps: { astro: AstroHandler; notFoundPage: StaticFile | undefined; security: SecurityHeaders; logger: Logger }): HandToAstro {
-  const { astro, notFoundPage, security, logger } = deps;
+export function handToAstro(deps: {
+  astro: AstroHandler;
+  services: Services;
+  notFoundPage: StaticFile | undefined;
+  security: SecurityHeaders;
+  logger: Logger;
+}): HandToAstro {
+  const { astro, services, notFoundPage, security, logger } = deps;
   const toAstro = (req: IncomingMessage, res: ServerResponse, request: RequestInfo, content: RequestBody | Buffer | undefined) => {
     if (content) Object.assign(req, { body: content });
     if (res instanceof HeldResponse) res.hold();
@@ -33,7 +40,8 @@ export function handToAstro(deps: { astro: AstroHandler; notFoundPage: StaticFil
         setHeaders(res, security.file);
         res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
       },
-      { request },
+      // The middleware's `locals`: the services with the request, so that it need not wait for them.
+      { request, services },
     ).catch((err: unknown) => {
       logger.error({ reqId: request.id, err }, 'astro handler failed');
       if (!res.headersSent) res.writeHead(500).end();
