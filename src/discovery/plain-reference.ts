@@ -1,8 +1,9 @@
 /**
  * The API reference as plain HTML, from the completed OpenAPI description: every operation, its
  * headers, every field of both forms with its rule, every answer and every problem code. `/api-docs`
- * serves it inside `<noscript>` beside Redoc, so that a client without JavaScript (a text browser,
- * an agent reading the HTML) reads the whole reference.
+ * serves it as the page itself, painted first, with Redoc loaded after it (at once on wide screens,
+ * on demand on phones), so that a client without JavaScript (a text browser, an agent reading the
+ * HTML) reads the whole reference.
  */
 import { plural } from '../lib/text.ts';
 
@@ -105,7 +106,7 @@ function operation(doc: Json, path: string, method: string, op: Json): string {
   return out.join('\n');
 }
 
-/** The plain reference of `doc`, to be placed in a `<noscript>` element. */
+/** The plain reference of `doc`, the body of `/api-docs` before Redoc replaces it. */
 export function plainReference(doc: Json): string {
   const operations = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
     ['get', 'post', 'put', 'patch', 'delete', 'options'].filter((m) => item[m]).map((m) => operation(doc, path, m, item[m])),
