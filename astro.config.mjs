@@ -2,8 +2,8 @@
 import mdx from '@astrojs/mdx';
 import node from '@astrojs/node';
 import { defineConfig } from 'astro/config';
-import { getConfig } from './src/config.ts';
-import { MAX_FORM_BODY_BYTES } from './src/facts.ts';
+import { getConfig } from './src/config/config.ts';
+import { MAX_FORM_BODY_BYTES } from './src/service-facts.ts';
 import { inlineCodeGuard } from './src/integrations/inline-code-guard.ts';
 import { precompressIntegration } from './src/integrations/precompress.ts';
 import { serverBundle } from './src/integrations/server-bundle.ts';
@@ -30,6 +30,9 @@ export default defineConfig({
     precompressIntegration(),
   ],
   trailingSlash: 'ignore',
+  // Astro's image endpoint (/_image) is served on every on-demand site: this one has no image to
+  // transform, so the route answers as an unknown path does.
+  image: { endpoint: { route: '/_image', entrypoint: './src/integrations/no-image-endpoint.ts' } },
   // Plain <pre><code> for fenced code in MDX: highlighters write inline style attributes, which the
   // pages' Content-Security-Policy (style-src 'self') would block.
   markdown: { syntaxHighlight: false },

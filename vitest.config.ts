@@ -2,13 +2,19 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    // Builds the site once; end-to-end suites then start the built server (`npm start`).
-    globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two cores: one suite's server and another's client at a time.
     maxWorkers: 2,
     reporters: ['default', './tests/support/summary-reporter.ts'],
+    projects: [
+      // The domain, the stores and the HTTP contracts in process: no build, no server (`npm run test:unit`).
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'tests/http/**/*.test.ts'] } },
+      // What needs the built site or a process: the site is built once, then each suite starts the built server.
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts', 'tests/static/**/*.test.ts'], globalSetup: ['tests/support/global-setup.ts'] },
+      },
+    ],
   },
 });

@@ -17,8 +17,8 @@ import { toLeadRecord } from '../src/leads/lead.ts';
 import { validateLead } from '../src/leads/validate.ts';
 import { createMemoryLimiter } from '../src/limiter/memory-limiter.ts';
 import type { RateLimitState } from '../src/limiter/rate-limiter.ts';
-import { RATE_LIMIT, RATE_LIMIT_POLICY } from '../src/facts.ts';
-import { SQLITE_MIGRATIONS } from '../src/store/migrations.ts';
+import { RATE_LIMIT, RATE_LIMIT_POLICY } from '../src/service-facts.ts';
+import { SQLITE_MIGRATIONS } from '../src/store/sqlite/migrations.ts';
 
 const [path = 'baseline.sqlite', client = 'dist/client'] = process.argv.slice(2);
 const LIMIT = 20_000;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { toLeadRecord } from '../src/leads/lead.ts';
 import { validateLead, type ValidLead } from '../src/leads/validate.ts';
 import { createMemoryLimiter } from '../src/limiter/memory-limiter.ts';
-import { RATE_LIMIT } from '../src/facts.ts';
+import { RATE_LIMIT } from '../src/service-facts.ts';
 import { openSqliteStore } from '../src/store/sqlite/index.ts';
 
 const N = 20_000;

@@ -9,6 +9,7 @@ import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { toE164UsPhone } from './leads/phone.ts';
 import { date, list, rule, text } from './content-rules.ts';
+import { readDays, readHours } from './site/opening-hours.ts';
 
 /** A place in the main navigation; leave it out to keep a page out of it. */
 const Nav = z.strictObject({
@@ -93,8 +94,31 @@ const company = defineCollection({
     phone: text('a phone number', 10, 20).refine((s) => toE164UsPhone(s) !== undefined, 'must be a 10-digit U.S. phone number, such as (503) 555-0100'),
     /** The office's e-mail address, for customers. */
     email: z.email({ error: rule('an e-mail address, such as office@example.com') }),
-    /** When the office answers the phone, a line each. */
-    hours: list('lines of opening hours', text('a line of opening hours', 5, 60), 1, 7),
+    /** When the office answers the phone, a line each: the days, and when it opens and closes. */
+    hours: list(
+      'lines of opening hours, each such as { days: Monday to Friday, opens: 8 am, closes: 6 pm }',
+      z
+        .strictObject(
+          { days: text('days', 3, 40), opens: text('a time', 4, 8), closes: text('a time', 4, 8) },
+          { error: rule('{ days: …, opens: …, closes: … }') },
+        )
+        .refine((h) => readDays(h.days) !== undefined, 'days must be a day or a range, such as "Monday to Friday" or "Saturday"')
+        .refine((h) => readHours(h) !== undefined, 'opens and closes must be times such as "8 am" and "6 pm", the first before the second'),
+      1,
+      7,
+    ),
+    /** The office's promise: it answers every request within so many working days. */
+    answersWithin: z.strictObject(
+      {
+        workingDays: z
+          .number({ error: rule('a whole number of working days, such as 1') })
+          .int()
+          .min(1)
+          .max(10),
+        on: text('the working days', 3, 40).refine((s) => readDays(s) !== undefined, 'must be days such as "Monday to Friday"'),
+      },
+      { error: rule('{ workingDays: 1, on: Monday to Friday }') },
+    ),
     /** The cities the company cleans in. */
     cities: list('cities', text('a city', 2, 60), 1, 6),
     /** The office's time zone (an IANA name): the office's e-mail gives each lead's receipt time in it. */

@@ -5,8 +5,8 @@
  */
 import { defineAction } from 'astro:actions';
 import { submitWebForm, type FormResult } from '../web-forms/submit.ts';
-import { WEB_FORMS, type WebForm } from '../web-forms/forms.ts';
-import { formWords } from '../web-forms/words.ts';
+import { WEB_FORMS, type WebForm } from '../site/forms.ts';
+import { formWords } from '../site/form-words.ts';
 
 const submit = (form: WebForm) =>
   defineAction({
@@ -16,8 +16,8 @@ const submit = (form: WebForm) =>
       // (or the script's call to /_actions/) submits it.
       const path = context.url.pathname.replace(/\/$/, '');
       if (!path.startsWith('/_actions/') && path !== WEB_FORMS[form].path) return undefined;
-      const { services, request, formBudget } = context.locals;
-      return submitWebForm(data, await formWords(form), { services, request, budget: formBudget, userAgent: context.request.headers.get('user-agent') });
+      const { services, request, budget } = context.locals;
+      return submitWebForm(data, await formWords(form), { services, request, budget, userAgent: context.request.headers.get('user-agent') });
     },
   });
 

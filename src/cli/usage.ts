@@ -1,11 +1,16 @@
 /** How the office's commands are called, and how their arguments and answers are read. */
 import { createInterface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
-import type { Store } from '../store/index.ts';
+import type { CommandRoles } from '../roles/index.ts';
 import { nextLocalDay, parseLocalDate } from '../office/local-time.ts';
+import { DELETION_RECORD_TEXT, SPAM_KEEP_DAYS } from '../leads/retention.ts';
+import { REPLAY_WINDOW_HOURS } from '../leads/store.ts';
 
-/** A command: its arguments, and how to open the store (only when it needs one). */
-export type Command = (args: string[], store: () => Promise<Store>) => Promise<void>;
+/** The store as a command opens it (only when it needs one): its roles, and how to close it. */
+export type OpenStore = () => Promise<CommandRoles & { close(): Promise<void> }>;
+
+/** A command: its arguments, and how to open the store. */
+export type Command = (args: string[], open: OpenStore) => Promise<void>;
 
 /** How the office's commands are called; a wrong call prints this and exits with 2. */
 export const USAGE = `usage: npm run -s leads -- <command> [options]
@@ -31,8 +36,8 @@ the options to the command rather than to npm.)
 
   purge [--older-than <days>] [--dry-run] [--yes]
       Remove the leads older than LEADS_RETENTION_DAYS (or <days>), idempotency records and
-      fingerprints older than 24 hours, suspected spam older than its keeping period, and
-      deletion records older than 24 months. --dry-run only counts. Removing leads sooner than
+      fingerprints older than ${REPLAY_WINDOW_HOURS} hours, suspected spam older than ${SPAM_KEEP_DAYS} days, and
+      deletion records older than ${DELETION_RECORD_TEXT}. --dry-run only counts. Removing leads sooner than
       LEADS_RETENTION_DAYS asks first (or needs --yes when no one can answer).
 
   user add <e-mail> | user remove <e-mail> | user list

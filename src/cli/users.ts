@@ -6,6 +6,7 @@ import { accountKey } from '../office/session.ts';
 import { spreadsheetTime } from '../office/local-time.ts';
 import { ask, UsageError, type Command } from './usage.ts';
 import { companyTimeZone } from './time-zone.ts';
+import { commandLineActor } from './actor.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -24,12 +25,13 @@ export const userCommand: Command = async (args, open) => {
   if (action === 'list' && given === undefined) {
     const store = await open();
     try {
-      const users = await store.listUsers();
+      const users = await store.accounts.listUsers();
       const zone = companyTimeZone();
       if (users.length === 0) process.stdout.write('No accounts yet. Add one with: npm run -s leads -- user add <e-mail>\n');
       for (const u of users)
         process.stdout.write(
-          `${u.email}  added ${spreadsheetTime(u.createdAt, zone)}  ${u.lastSignInAt ? `last signed in ${spreadsheetTime(u.lastSignInAt, zone)}` : 'never signed in'}\n`,
+          `${u.email}  added ${spreadsheetTime(u.createdAt, zone)}  ` +
+            `${u.lastSignInAt ? `last signed in ${spreadsheetTime(u.lastSignInAt, zone)}` : 'never signed in'}\n`,
         );
     } finally {
       await store.close();
@@ -47,8 +49,13 @@ export const userCommand: Command = async (args, open) => {
     const hash = await hashPassword(password);
     const store = await open();
     try {
-      const created = await store.saveUser(email, hash, new Date());
-      await store.record({ at: new Date(), actor: 'command line', action: 'account added', detail: created ? email : `${email} (new password)` });
+      const at = new Date();
+      const created = await store.accounts.saveUser(email, hash, at, (isNew) => ({
+        at,
+        actor: commandLineActor(),
+        action: 'account added',
+        detail: isNew ? email : `${email} (new password)`,
+      }));
       process.stdout.write(created ? `Added ${email}: they can sign in at /office.\n` : `Set a new password for ${email}; their open sessions have ended.\n`);
     } finally {
       await store.close();
@@ -57,8 +64,7 @@ export const userCommand: Command = async (args, open) => {
   }
   const store = await open();
   try {
-    const removed = await store.removeUser(email);
-    if (removed) await store.record({ at: new Date(), actor: 'command line', action: 'account removed', detail: email });
+    const removed = await store.accounts.removeUser(email, { at: new Date(), actor: commandLineActor(), action: 'account removed', detail: email });
     process.stdout.write(removed ? `Removed ${email}; their sessions have ended.\n` : `There is no account ${email}: nothing was changed.\n`);
   } finally {
     await store.close();

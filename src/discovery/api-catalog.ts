@@ -1,7 +1,5 @@
 /** `/.well-known/api-catalog`: an RFC 9727 API catalog, an RFC 9264 linkset, built from `SITE_URL`. */
-import { serviceLinks } from '../facts.ts';
-
-export const API_CATALOG_MEDIA_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
+import { serviceLinks } from '../service-facts.ts';
 
 /** The catalog: one API, anchored at its status endpoint, with its description, docs, status and policy. */
 export function apiCatalog(siteUrl: string) {

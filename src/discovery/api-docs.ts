@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { SERVICE_NAME, serviceLinks } from '../facts.ts';
+import { SERVICE_NAME, serviceLinks } from '../service-facts.ts';
 import { publishedDocument } from './published.ts';
 import { redocly } from './openapi.ts';
 import { plainReference } from './plain-reference.ts';
@@ -24,7 +24,11 @@ export const REDOC_SCRIPT_PATH = '/api-docs/redoc.js';
 // Redoc's "API docs by Redocly" attribution loads its logo from Redocly's CDN; the page must make
 // no request to another host, so the logo is replaced by an inline one with the same words.
 const CDN_LOGO = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
-const INLINE_LOGO = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="60" height="16"><text x="0" y="12" font-family="sans-serif" font-size="12" fill="#555">Redocly</text></svg>')}`;
+const LOGO_SVG = [
+  '<svg xmlns="http://www.w3.org/2000/svg" width="60" height="16">',
+  '<text x="0" y="12" font-family="sans-serif" font-size="12" fill="#555">Redocly</text></svg>',
+].join('');
+const INLINE_LOGO = `data:image/svg+xml,${encodeURIComponent(LOGO_SVG)}`;
 
 // Redoc's search probes for a worker by compiling its source with `Function(…)`, which the page's
 // policy (no 'unsafe-eval') refuses: the search then runs without a worker, but Chromium records the

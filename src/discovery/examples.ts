@@ -1,6 +1,6 @@
 /** Complete example requests, taken from the OpenAPI description's own examples so that they cannot drift. */
 import { rateLimitHeaders } from '../http/headers.ts';
-import { EXAMPLE_IDEMPOTENCY_KEYS, FACTS, RATE_LIMIT } from '../facts.ts';
+import { EXAMPLE_IDEMPOTENCY_KEYS, FACTS, RATE_LIMIT } from '../service-facts.ts';
 
 type Json = Record<string, any>;
 

@@ -4,7 +4,8 @@
  */
 import { PROBLEMS, PROBLEM_CODES } from '../problems/registry.ts';
 import { FIELDS, type FieldName } from '../leads/fields.ts';
-import { agentGuidance, FACTS, NOT_OFFERED, RATE_LIMIT_POLICY, SERVICE_NAME, USAGE_RULES, serviceLinks, type Offer } from '../facts.ts';
+import { agentGuidance, FACTS, NOT_OFFERED, RATE_LIMIT_POLICY, RULES, SERVICE_NAME, USAGE_RULES, serviceLinks, type Offer } from '../service-facts.ts';
+import { configuredMarker } from '../site/configured-values.ts';
 import { curlExample } from './examples.ts';
 
 type Json = Record<string, any>;
@@ -56,11 +57,17 @@ export function llmsTxt(doc: Json, offer: Offer): string {
     '',
     `Submit one JSON object with \`POST ${l.leads}\` and \`Content-Type: application/json\`, at most ${FACTS.maxBodyBytes} bytes. There are two forms:`,
     '',
-    `- A quote request (the default: leave \`formType\` out) asks for a price for, or a visit to, clean a home in ${company.serviceArea}. On a quote request, \`communicationsConsent\` must be the JSON value \`true\`, and only because the customer said so.`,
-    '- A contact message (`"formType": "support"`) is for anything else, a follow-up about an earlier lead included. It may also carry `communicationsConsent` (if sent, it must be `true`), `consentTimestamp` and `pageUrl`, kept as evidence.',
+    `- A quote request (the default: leave \`formType\` out) asks for a price for, or a visit to, clean a home in ` +
+      `${company.serviceArea}. On a quote request, \`communicationsConsent\` must be the JSON value \`true\`, and ` +
+      `only because the customer said so.`,
+    '- A contact message (`"formType": "support"`) is for anything else, a follow-up about an earlier lead ' +
+      'included. It may also carry `communicationsConsent` (if sent, it must be `true`), `consentTimestamp` and ' +
+      '`pageUrl`, kept as evidence.',
     '',
-    'Send a new `Idempotency-Key` (a UUID) with each submission, and reuse it only to retry the same body.',
-    `In production the API is served over HTTPS only. A copy whose addresses begin with \`http://\` runs on a developer's machine or is being set up behind its proxy: it is for trying the service, never for real customers' details.`,
+    RULES.idempotencyKey,
+    RULES.retry,
+    `${configuredMarker('environmentRule')} The company's own deployment is served over HTTPS only; \`GET ${l.status}\` ` +
+      'says which this is (`environment`: `production` or `test`). There is no sandbox.',
     '',
     'A quote request, complete:',
     '',
@@ -87,6 +94,8 @@ export function llmsTxt(doc: Json, offer: Offer): string {
     `- Which form: ${guidance.formType}`,
     `- \`communicationsConsent\`: ${guidance.communicationsConsent}`,
     `- \`consentTimestamp\`: ${guidance.consentTimestamp}`,
+    `- \`bedrooms\`: ${guidance.bedrooms}`,
+    `- \`bathrooms\`: ${guidance.bathrooms}`,
     `- \`pageUrl\`: ${guidance.pageUrl}`,
     `- \`service\`: ${guidance.service} The services offered: ${quoted(offer.services)}.`,
     `- \`notes\`: ${guidance.notes}`,
@@ -95,8 +104,13 @@ export function llmsTxt(doc: Json, offer: Offer): string {
     `- \`phone\`: The company calls and texts U.S. numbers only. A customer without one can call the office at ${company.phone} instead of sending a lead.`,
     "- Every field's exact rule (lengths, patterns, required fields) is in the OpenAPI description; a refusal names each field and what it expects.",
     '',
-    'Success is `201 Created` with `{"id": "…", "reference": "Q-7K3M-4P", "formType": "quote", "status": "received", "receivedAt": "…"}`, sent only once the lead is stored. Give the customer the `reference`: it is what they quote when they call or write to the office about this request, and what a follow-up contact message quotes in `message`.',
-    `Rate limit: ${FACTS.rateLimit} submissions per ${FACTS.rateLimitWindowSeconds} seconds per client (\`RateLimit-Policy: ${RATE_LIMIT_POLICY}\`); after a 429, wait \`Retry-After\` seconds.`,
+    'Success is `201 Created` with `{"id": "…", "reference": "Q-7K3M-4P", "formType": "quote", "status": ' +
+      '"received", "receivedAt": "…", "whatHappensNext": "…"}`, sent only once the lead is stored. Give the customer ' +
+      'the `reference`: it is what they quote when they call or write to the office about this request, and what a ' +
+      'follow-up contact message quotes in `message`. Read them `whatHappensNext`: when the office will answer, as ' +
+      'the company promises it.',
+    RULES.duplicate,
+    `Rate limit: ${FACTS.rateLimit} submissions per ${FACTS.rateLimitWindowSeconds} seconds per client ` + `(\`RateLimit-Policy: ${RATE_LIMIT_POLICY}\`).`,
     'Errors are RFC 9457 problem documents (`application/problem+json`) with a stable `code` and a one-sentence `resolution`:',
     '',
     ...PROBLEM_CODES.map((code) => `- \`${code}\` (${PROBLEMS[code].status}): ${PROBLEMS[code].title}. ${PROBLEMS[code].resolution}`),

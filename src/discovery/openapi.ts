@@ -1,7 +1,7 @@
 /**
  * `/openapi.json`: `spec/openapi.yaml` (the prose, paths and shapes) bundled by Redocly at build
  * time and completed from the code, so that each fact the server enforces is stated once:
- *   - `{{name}}` in any text becomes the fact of that name (`FACTS` in `src/facts.ts`), or what
+ *   - `{{name}}` in any text becomes the fact of that name (`FACTS` in `src/service-facts.ts`), or what
  *     the editors say of the company (`{{serviceArea}}`, `{{officePhone}}`), and `{{usageRules}}`
  *     the numbered usage rules; `info.x-company` states the company's facts for programs;
  *   - the lead forms' fields take their constraints from the validation itself: required fields,
@@ -27,7 +27,9 @@ import { validateLead } from '../leads/validate.ts';
 import { Problem, problemDocument } from '../problems/problem.ts';
 import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../problems/registry.ts';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_KEY_HEADER_LENGTH } from '../http/idempotency-key.ts';
-import { agentGuidance, API_PATHS, EXAMPLE_IDEMPOTENCY_KEYS, fact, RATE_LIMIT, RATE_LIMIT_POLICY, USAGE_RULES, type Offer } from '../facts.ts';
+import { whatHappensNext, type CallBackPromise } from '../leads/next-step.ts';
+import { configuredMarker } from '../site/configured-values.ts';
+import { agentGuidance, API_PATHS, EXAMPLE_IDEMPOTENCY_KEYS, fact, RATE_LIMIT, RATE_LIMIT_POLICY, USAGE_RULES, type Offer } from '../service-facts.ts';
 
 /** What the documents say of the company itself, from `content/company.yaml`. */
 export interface CompanyFacts {
@@ -36,6 +38,8 @@ export interface CompanyFacts {
   phone: string;
   /** The cities the company cleans in, in a sentence: "Portland, Oregon and Vancouver, Washington". */
   serviceArea: string;
+  /** What it promises about answering a request: the examples' `whatHappensNext`. */
+  promise: CallBackPromise;
 }
 
 /** The source of the description; paths resolve from the project root, where builds run. */
@@ -67,7 +71,7 @@ function mapStrings<T>(value: T, fn: (s: string) => string): T {
 }
 
 /** The example of a problem code: the registry's texts, and field errors as the validation words them. */
-function problemExample(code: ProblemCode, quoteExample: Json): Json {
+function problemExample(code: ProblemCode, quoteExample: Json, nextStep: string): Json {
   const errorsOf = (body: Json) => {
     const result = validateLead(body);
     if (result.ok) throw new Error(`the ${code} example body is valid`);
@@ -79,7 +83,7 @@ function problemExample(code: ProblemCode, quoteExample: Json): Json {
       : code === 'validation_failed'
         ? { errors: errorsOf({ ...quoteExample, email: 'jane.doe@example', bedrooms: undefined }) }
         : code === 'duplicate_submission'
-          ? { leadId: EXAMPLE_LEAD_ID, reference: EXAMPLE_REFERENCE }
+          ? { leadId: EXAMPLE_LEAD_ID, reference: EXAMPLE_REFERENCE, whatHappensNext: nextStep }
           : {};
   return problemDocument(new Problem(code, PROBLEMS[code].description, extra), { siteUrl: SOURCE_ORIGIN, requestId: EXAMPLE_REQUEST_ID });
 }
@@ -133,12 +137,11 @@ function completeLeadSchemas(components: Json, offer: Offer): void {
     [components.schemas.QuoteRequest.properties.service, offer.services, 'A service the company offers'],
     [components.schemas.ContactMessage.properties.helpWith, offer.contactTopics, "One of the contact form's topics"],
   ] as const) {
-    // The type and the length bound both branches; the rest of the free text's rule is its own.
+    // The type, the length and the pattern bound both branches (every value offered matches); the
+    // free text's least length is its own.
     const free: Json = { title: "The customer's own words" };
-    for (const key of ['minLength', 'pattern'] as const) {
-      if (target[key] !== undefined) free[key] = target[key];
-      delete target[key];
-    }
+    if (target.minLength !== undefined) free.minLength = target.minLength;
+    delete target.minLength;
     target.anyOf = [{ title, enum: [...values] }, free];
     target.examples = [...values];
   }
@@ -169,11 +172,14 @@ function complete(source: Json, offer: Offer, company: CompanyFacts): Json {
 
   completeLeadSchemas(components, offer);
   components.schemas.ProblemCode.enum = [...PROBLEM_CODES];
+  // Each receipt's next step, as the server words it for the time the example was received.
+  for (const receipt of [components.examples.QuoteReceipt.value, components.examples.ContactReceipt.value])
+    receipt.whatHappensNext = whatHappensNext(new Date(receipt.receivedAt), company.promise);
   const quoteExample = components.examples.QuoteRequest.value;
   const exampleOf = (stub: Json, where: string) => {
     if (!PROBLEM_CODES.includes(stub.code))
       throw new Error(`spec/openapi.yaml ${where} names the problem code "${stub.code}", which the registry does not have`);
-    return problemExample(stub.code, quoteExample);
+    return problemExample(stub.code, quoteExample, components.examples.QuoteReceipt.value.whatHappensNext);
   };
   for (const [name, example] of Object.entries(components.examples as Record<string, Json>)) {
     if (!example.value?.code) continue;
@@ -218,7 +224,8 @@ export function openApiDocument(siteUrl: string, offer: Offer, company: CompanyF
     const out = join(dir, 'openapi.json');
     redocly(['bundle', SPEC_PATH, '--ext', 'json', '-o', out]);
     const doc = rebase(complete(JSON.parse(readFileSync(out, 'utf8')), offer, company), siteUrl);
-    doc.servers = [{ url: siteUrl, description: 'Production: this deployment', 'x-internal': false }];
+    // What this deployment is for is the running configuration's: the server states it at start-up.
+    doc.servers = [{ url: siteUrl, description: `${configuredMarker('environment')}: ${configuredMarker('environmentRule')}`, 'x-internal': false }];
     cache.set(key, doc);
     return doc;
   } finally {

@@ -62,12 +62,16 @@ function fieldsTable(doc: Json, schema: Json): string {
       examples.length ? `<p>Examples: ${examples.map((e) => `<code>${escape(typeof e === 'string' ? e : JSON.stringify(e))}</code>`).join(', ')}</p>` : ''
     }</td></tr>`;
   });
-  return `<table><thead><tr><th scope="col">Field</th><th scope="col">Required</th><th scope="col">Rule</th><th scope="col">Meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return (
+    `<table><thead><tr><th scope="col">Field</th><th scope="col">Required</th><th scope="col">Rule</th><th ` +
+    `scope="col">Meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+  );
 }
 
 function operation(doc: Json, path: string, method: string, op: Json): string {
   const out = [
-    `<h2 id="${escape(op.operationId ?? `${method}-${path}`)}"><code>${method.toUpperCase()} ${escape(path)}</code>${op.deprecated ? ' (deprecated)' : ''}</h2>`,
+    `<h2 id="${escape(op.operationId ?? `${method}-${path}`)}"><code>${method.toUpperCase()} ` +
+      `${escape(path)}</code>${op.deprecated ? ' (deprecated)' : ''}</h2>`,
     `<p>${escape(op.summary ?? '')}</p>`,
     prose(op.description),
   ];
@@ -77,7 +81,8 @@ function operation(doc: Json, path: string, method: string, op: Json): string {
       '<h3>Request headers</h3><dl>',
       ...parameters.map(
         (p: Json) =>
-          `<dt><code>${escape(p.name)}</code> (${p.required ? 'required' : 'optional'}; ${rule(p.schema ?? {})})</dt><dd>${prose(p.description)}${p.example ? `<p>Example: <code>${escape(String(p.example))}</code></p>` : ''}</dd>`,
+          `<dt><code>${escape(p.name)}</code> (${p.required ? 'required' : 'optional'}; ` +
+          `${rule(p.schema ?? {})})</dt><dd>${prose(p.description)}${p.example ? `<p>Example: <code>${escape(String(p.example))}</code></p>` : ''}</dd>`,
       ),
       '</dl>',
     );
@@ -98,9 +103,8 @@ function operation(doc: Json, path: string, method: string, op: Json): string {
     const codes = Object.values((Object.values(response.content ?? {})[0] as Json | undefined)?.examples ?? {})
       .map((e: any) => (e.$ref ? doc.components.examples[refName(e.$ref)] : e).value?.code)
       .filter(Boolean);
-    out.push(
-      `<dt>${escape(status)}</dt><dd>${prose(response.description)}${codes.length ? `<p>Problem codes: ${codes.map((c: string) => `<code>${escape(c)}</code>`).join(', ')}</p>` : ''}</dd>`,
-    );
+    const listedCodes = codes.length ? `<p>Problem codes: ${codes.map((c: string) => `<code>${escape(c)}</code>`).join(', ')}</p>` : '';
+    out.push(`<dt>${escape(status)}</dt><dd>${prose(response.description)}${listedCodes}</dd>`);
   }
   out.push('</dl>');
   return out.join('\n');
@@ -122,9 +126,11 @@ export function plainReference(doc: Json): string {
     prose(doc.info.description),
     ...operations,
     '<h2 id="problem-codes">Problem codes</h2>',
-    `<table><thead><tr><th scope="col">Code</th><th scope="col">Status</th><th scope="col">Title</th><th scope="col">What to do</th></tr></thead><tbody>${problems
-      .map((p) => `<tr><td><code>${escape(p.code)}</code></td><td>${p.status}</td><td>${escape(p.title)}</td><td>${escape(p.resolution ?? '')}</td></tr>`)
-      .join('')}</tbody></table>`,
+    '<table><thead><tr><th scope="col">Code</th><th scope="col">Status</th><th scope="col">Title</th><th scope="col">What to do</th></tr></thead><tbody>',
+    ...problems.map(
+      (p) => `<tr><td><code>${escape(p.code)}</code></td><td>${p.status}</td><td>${escape(p.title)}</td><td>${escape(p.resolution ?? '')}</td></tr>`,
+    ),
+    '</tbody></table>',
     '</main>',
   ].join('\n');
 }

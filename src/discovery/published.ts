@@ -2,16 +2,25 @@
  * The discovery documents as this build publishes them: the deployment's origin, what its forms
  * offer and the company's facts (read from the editors' content, so Astro's modules only).
  */
-import { getConfig } from '../config.ts';
+import { getConfig } from '../config/config.ts';
 import { formatUsPhone } from '../leads/phone.ts';
-import { company } from '../site.ts';
-import { publishedOffer } from '../web-forms/words.ts';
+import { company } from '../site/company.ts';
+import { publishedOffer } from '../site/form-words.ts';
 import { openApiDocument, type CompanyFacts } from './openapi.ts';
+import { fillConfigured } from '../site/configured-values.ts';
 
 /** The company as the documents state it: its phone written plainly (a page's no-break spaces are for browsers). */
 export async function publishedCompany(): Promise<CompanyFacts> {
   const facts = await company();
-  return { name: facts.name, phone: formatUsPhone(facts.tel.replace(/^tel:/, '')), serviceArea: facts.area };
+  return { name: facts.name, phone: formatUsPhone(facts.tel.replace(/^tel:/, '')), serviceArea: facts.area, promise: facts.promise };
+}
+
+/**
+ * A document as this build publishes it: under `astro dev`, which serves it on demand, the running
+ * configuration's values in place of their markers; in a build, the markers the server fills at start-up.
+ */
+export function asPublished(text: string): string {
+  return import.meta.env.MODE === 'development' ? fillConfigured(text, getConfig()) : text;
 }
 
 /** The OpenAPI description `/openapi.json` serves. */

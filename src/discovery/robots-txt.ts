@@ -2,7 +2,7 @@
  * `/robots.txt`: everything on the site is public and may be read, the discovery documents first;
  * only the lead paths, which take a POST and nothing else, are left out. It names nothing secret.
  */
-import { API_PATHS, SERVICE_NAME, serviceLinks } from '../facts.ts';
+import { API_PATHS, SERVICE_NAME, serviceLinks } from '../service-facts.ts';
 
 export function robotsTxt(siteUrl: string): string {
   const l = serviceLinks(siteUrl);

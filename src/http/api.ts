@@ -10,6 +10,7 @@ import { peekSubmissions } from '../limiter/submissions.ts';
 import type { ApiContext, ApiRoute } from './context.ts';
 import { rateLimitHeaders, setAll } from './headers.ts';
 import { unavailable } from './leads-handler.ts';
+import { aliasHeaders } from './deprecation.ts';
 
 /** The `Allow` header of a route: its methods and OPTIONS. */
 export function allowHeader(route: ApiRoute): string {
@@ -21,7 +22,7 @@ export function allowHeader(route: ApiRoute): string {
  * (TRACE, CONNECT), which our server answers without Astro, through this same function.
  */
 export function serveRoute(route: ApiRoute, method: string, request: Request | undefined, ctx: ApiContext): Promise<Response> {
-  const headers = new Headers(route.deprecated ? ctx.services.aliasHeaders : undefined);
+  const headers = new Headers(route.deprecated ? aliasHeaders(ctx.services.config) : undefined);
   return respond(ctx, headers, async () => {
     if (request && route.methods.includes(method)) return route.handle(request, ctx, route, headers);
     if (route.rateLimited) setAll(headers, rateLimitHeaders(await peekSubmissions(ctx.services.limiter, ctx.request.clientAddress)));

@@ -1,17 +1,28 @@
-/** What the API handlers need: the process's services, this request's facts, and the route they serve. */
-import type { AppServices, RequestInfo } from '../app/context.ts';
+/** What an on-demand route receives as `locals`: the public services, this request's facts, and what the front door decided. */
+import type { OfficePowers, PublicServices, RequestInfo } from '../roles/index.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
+import type { SignInDeps } from '../office/session.ts';
 
-export type { AppServices, RequestInfo } from '../app/context.ts';
+export type { PublicServices, RequestInfo } from '../roles/index.ts';
 
-/** The `locals` of an API request. */
+/** An office page's own, handed to it by the office guard once the session is checked. */
+export interface SignedInOffice {
+  user: string;
+  /** The session's token (its cookie). */
+  token: string;
+  powers: OfficePowers;
+}
+
+/** The `locals` of an on-demand request. */
 export interface ApiContext {
-  services: AppServices;
+  services: PublicServices;
   request: RequestInfo;
-  /** A web-form submission's spent budget, counted once by the middleware's guard. */
-  formBudget?: RateLimitState;
-  /** Under `/office`, the signed-in account and its session's token (`office-guard.ts`). */
-  office?: { user: string; token: string };
+  /** A submission's spent budget (a lead POST, a web form), counted once by the front door. */
+  budget?: RateLimitState;
+  /** Under `/office`, once the session is checked: the signed-in account and the office's powers. */
+  office?: SignedInOffice;
+  /** On the office's sign-in page alone: what signing in needs. */
+  signingIn?: SignInDeps;
 }
 
 /**

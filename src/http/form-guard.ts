@@ -1,8 +1,8 @@
 /**
  * What a web-form submission (a form POST to its page with `?_action=`, or the page script's call
- * to `/_actions/<name>`) passes before Astro's actions runtime reads it: the client's submission
- * budget, the same-origin check, the media type, and a body read within a limit that parses as
- * form data.
+ * to `/_actions/<name>`) passes before Astro's actions runtime reads it, once the front door has
+ * spent the client's submission budget: the same-origin check, the media type, and a body read
+ * within a limit that parses as form data.
  *
  * Why here: Astro's runtime parses the body itself, reads up to 1 MiB, answers a truncated JSON or
  * multipart body with a 500 and a logged stack trace, and counts nothing. Here every refusal is the
@@ -13,10 +13,8 @@
 import type { ApiContext } from './context.ts';
 import { rateLimitHeaders } from './headers.ts';
 import { readBodyBytes } from './read-body.ts';
-import type { RateLimitState } from '../limiter/rate-limiter.ts';
-import { spendSubmission } from '../limiter/submissions.ts';
 import { Problem } from '../problems/problem.ts';
-import { sameOrigin } from '../web-forms/origin.ts';
+import { sameOrigin } from './same-origin.ts';
 import { outcomeMessage } from '../web-forms/submit.ts';
 
 /**
@@ -47,18 +45,15 @@ export const STATUS: Record<keyof typeof REFUSALS | 'rate_limited', number> = {
   rate_limited: 429,
 };
 
-/** A submission that may go on to its action, with the budget it spent; or the answer that refuses it. */
-export type FormGate = { passed: true; budget: RateLimitState } | { passed: false; response: Response; reason: keyof typeof STATUS };
-
-/** Checks a web-form submission; `locals` are the request's services and facts. */
-export async function guardFormSubmission(request: Request, locals: ApiContext): Promise<FormGate> {
-  const { services, request: info } = locals;
-  const budget = await spendSubmission(services.limiter, info.clientAddress);
-  const refuse = (reason: keyof typeof STATUS, text: string): FormGate => ({
-    passed: false,
-    reason,
-    response: new Response(`${text}\n`, { status: STATUS[reason], headers: { 'Content-Type': 'text/plain; charset=utf-8', ...rateLimitHeaders(budget) } }),
-  });
+/**
+ * Checks a web-form submission whose budget the front door spent (`locals.budget`): `undefined`
+ * when it may go on to its action, or the answer that refuses it.
+ */
+export async function guardFormSubmission(request: Request, locals: ApiContext): Promise<Response | undefined> {
+  const { services, budget } = locals;
+  if (!budget) throw new Error('a web form submission reached its guard without its budget');
+  const refuse = (reason: keyof typeof STATUS, text: string) =>
+    new Response(`${text}\n`, { status: STATUS[reason], headers: { 'Content-Type': 'text/plain; charset=utf-8', ...rateLimitHeaders(budget) } });
   // A refused client learns that first, as on the API; a person within the budget whose answers
   // are fine reads the same in the form (the action reports the budget).
   const limited = () => refuse('rate_limited', outcomeMessage({ kind: 'rate_limited', retryAfterSeconds: budget.resetSeconds }, { next: '' }));
@@ -66,7 +61,7 @@ export async function guardFormSubmission(request: Request, locals: ApiContext):
   if (!sameOrigin(request.headers, services.config.siteUrl)) return budget.allowed ? refuse('forbidden', REFUSALS.forbidden) : limited();
   const problem = await formBodyProblem(request);
   if (problem) return budget.allowed ? refuse(problem, REFUSALS[problem]) : limited();
-  return { passed: true, budget };
+  return undefined;
 }
 
 /** Why the body cannot be a form's answers (of at most `limit` bytes), or `undefined` when it can. Reads a copy: the action reads the request. */

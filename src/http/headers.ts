@@ -1,6 +1,6 @@
 /** Header sets the API sends, each built by one function. */
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
-import { RATE_LIMIT_POLICY, serviceLinks } from '../facts.ts';
+import { RATE_LIMIT_POLICY, serviceLinks } from '../service-facts.ts';
 
 /** `RateLimit-*` headers of a lead response, and `Retry-After` when the limit was exceeded. */
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {

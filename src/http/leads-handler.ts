@@ -3,10 +3,10 @@
  * order of checks (first failure wins), rate-limit headers on every answer.
  */
 import { takeLead, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
+import { whatHappensNext } from '../leads/next-step.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { Problem } from '../problems/problem.ts';
-import { RATE_LIMIT, REPLAY_WINDOW_TEXT } from '../facts.ts';
-import { spendSubmission } from '../limiter/submissions.ts';
+import { RATE_LIMIT, REPLAY_WINDOW_TEXT } from '../service-facts.ts';
 import type { ApiContext, ApiRoute } from './context.ts';
 import { jsonResponse, rateLimitHeaders, setAll } from './headers.ts';
 import { parseIdempotencyKey } from './idempotency-key.ts';
@@ -29,7 +29,8 @@ function refuseUnread(request: Request, limit: RateLimitState): Problem | undefi
   if (!limit.allowed) {
     return new Problem(
       'rate_limited',
-      `This client sent more than ${limit.limit} submissions within ${RATE_LIMIT.windowSeconds} seconds; the limit resets in ${plural(limit.resetSeconds, 'second')}.`,
+      `This client sent more than ${limit.limit} submissions within ${RATE_LIMIT.windowSeconds} seconds; the limit ` +
+        `resets in ${plural(limit.resetSeconds, 'second')}.`,
     );
   }
   if (request.headers.has('authorization')) {
@@ -49,7 +50,9 @@ function refuseUnread(request: Request, limit: RateLimitState): Problem | undefi
 /** Handles a POST to either lead path; `serveRoute` has added the alias headers and answers other methods. */
 export async function handleLeadRequest(request: Request, ctx: ApiContext, route: ApiRoute, headers: Headers): Promise<Response> {
   const { services } = ctx;
-  const limit = await spendSubmission(services.limiter, ctx.request.clientAddress);
+  // Spent by the front door, for every submission, before anything else.
+  const limit = ctx.budget;
+  if (!limit) throw new Error('a lead submission reached its handler without its budget');
   setAll(headers, rateLimitHeaders(limit));
   const refusal = refuseUnread(request, limit);
   if (refusal) {
@@ -74,8 +77,11 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
   });
   switch (outcome.kind) {
     case 'created':
-    case 'replayed':
-      return jsonResponse(201, outcome.receipt, outcome.kind === 'replayed' ? { 'Idempotent-Replayed': 'true' } : {});
+    case 'replayed': {
+      // What happens next is the promise's, from the time the lead came: a replay says the same.
+      const receipt = { ...outcome.receipt, whatHappensNext: whatHappensNext(new Date(outcome.receipt.receivedAt), services.promise) };
+      return jsonResponse(201, receipt, outcome.kind === 'replayed' ? { 'Idempotent-Replayed': 'true' } : {});
+    }
     case 'invalid': {
       const { errors, consentMissing } = outcome;
       throw consentMissing
@@ -92,6 +98,7 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
       throw new Problem('duplicate_submission', `The same lead was already accepted in the last ${REPLAY_WINDOW_TEXT}.`, {
         leadId: outcome.leadId,
         reference: outcome.reference,
+        whatHappensNext: whatHappensNext(new Date(outcome.receivedAt), services.promise),
       });
     case 'unavailable':
       throw unavailable(outcome.maybeStored, outcome.cause, ctx);
@@ -105,7 +112,8 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
 export function unavailable(maybeStored: boolean, cause: Error, ctx: ApiContext): Problem {
   ctx.services.logger.error({ reqId: ctx.request.id, err: cause }, maybeStored ? 'lead store connection lost during commit' : 'lead store unavailable');
   const detail = maybeStored
-    ? 'The connection to the lead store failed while this lead was being committed, so it may have been stored. Retrying with the same Idempotency-Key, or the same body, cannot store it twice.'
+    ? 'The connection to the lead store failed while this lead was being committed, so it may have been stored. ' +
+      'Retrying with the same Idempotency-Key, or the same body, cannot store it twice.'
     : 'The lead store cannot be reached or cannot write at the moment; nothing was stored.';
   return new Problem('service_unavailable', detail, {}, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
 }

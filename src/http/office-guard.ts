@@ -4,10 +4,13 @@
  * body within a small limit, refused as the web forms' are (403, 415, 413, 400, 408), in words.
  * Every answer is kept out of caches and search engines.
  */
+import type { OfficePowers } from '../roles/index.ts';
 import type { ApiContext } from './context.ts';
 import { formBodyProblem, STATUS } from './form-guard.ts';
-import { sameOrigin } from '../web-forms/origin.ts';
-import { sessionToken, sessionUser } from '../office/session.ts';
+import { sameOrigin } from './same-origin.ts';
+import { sessionToken, sessionUser, spendAction } from '../office/session.ts';
+import { plural } from '../lib/text.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
 
 /** The office's forms are short: a status, a search, an e-mail and a password. */
 const OFFICE_BODY_LIMIT = 8 * 1024;
@@ -22,34 +25,61 @@ const REFUSALS = {
   request_timeout: 'What was sent stopped arriving before it was complete. Nothing was changed. Check the connection and try again.',
 } as const;
 
+/** An answer of the office in words, for a person: the refusals here and the office's own endpoints'. */
+export function officeText(status: number, words: string, headers: Record<string, string> = {}): Response {
+  return new Response(`${words}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...headers } });
+}
+
 /** Whether `path` is the office's. */
 export const isOfficePath = (path: string) => path === '/office' || path.startsWith('/office/');
 
 export const SIGN_IN_PATH = '/office/sign-in';
 
-/** The signed-in account (set on `locals`), or the answer that stands instead of the page. */
-export async function guardOffice(request: Request, url: URL, locals: ApiContext): Promise<Response | undefined> {
+/**
+ * Lets a request under `/office` through, handing the page the office's powers (`locals.office`)
+ * once the session is checked, or on the sign-in page only what signing in needs; or the answer
+ * that stands instead of the page.
+ */
+export async function guardOffice(request: Request, url: URL, locals: ApiContext, powers: OfficePowers): Promise<Response | undefined> {
   const { services } = locals;
-  const text = (status: number, body: string) => new Response(`${body}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
   if (request.method === 'POST') {
-    if (!sameOrigin(request.headers, services.config.siteUrl)) return text(STATUS.forbidden, REFUSALS.forbidden);
+    if (!sameOrigin(request.headers, services.config.siteUrl)) return officeText(STATUS.forbidden, REFUSALS.forbidden);
     const problem = await formBodyProblem(request, OFFICE_BODY_LIMIT);
-    if (problem) return text(STATUS[problem], REFUSALS[problem]);
+    if (problem) return officeText(STATUS[problem], REFUSALS[problem]);
   } else if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return new Response('The office page is read with GET and changed with its own forms (POST).\n', {
-      status: 405,
-      headers: { Allow: 'GET, HEAD, POST', 'Content-Type': 'text/plain; charset=utf-8' },
-    });
+    return officeText(405, 'The office page is read with GET and changed with its own forms (POST).', { Allow: 'GET, HEAD, POST' });
   }
   const token = sessionToken(request.headers.get('cookie'));
-  const user = await sessionUser(services.office.sessions, token);
+  const user = await sessionUser(powers.sessions, token);
   if (user) {
-    locals.office = { user, token: token! };
+    if (request.method === 'POST') {
+      const spent = await spendAction(powers.actionLimit, token!);
+      if (!spent.allowed)
+        return officeText(
+          429,
+          `That is more changes in a minute than the office page takes (${spent.limit}). Nothing was changed. Wait ` +
+            `${plural(spent.resetSeconds, 'second')}, then try again.`,
+          { 'Retry-After': String(spent.resetSeconds) },
+        );
+    }
+    locals.office = { user, token: token!, powers };
     return undefined;
   }
-  if (url.pathname === SIGN_IN_PATH) return undefined;
+  if (url.pathname === SIGN_IN_PATH) {
+    locals.signingIn = { accounts: powers.accounts, sessions: powers.sessions, audit: powers.audit, limits: powers.signInLimits };
+    return undefined;
+  }
   // Whatever was asked for, without a session the answer is the way to the sign-in page, and nothing
   // else. It comes back to the page asked for, never to its query, which can name a customer.
   const next = request.method === 'GET' ? `?next=${encodeURIComponent(url.pathname)}` : '';
   return new Response(null, { status: 303, headers: { Location: `${SIGN_IN_PATH}${next}` } });
+}
+
+/** The answer of any office page or action while the store is busy or cannot be reached: a 503 in words. */
+export function officeUnavailable(): Response {
+  return officeText(
+    503,
+    `The inbox is busy or cannot be reached just now. Nothing was changed. Try again in a minute; if it keeps happening, tell whoever runs the server.`,
+    { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  );
 }

@@ -3,7 +3,7 @@
  * to refuse early; streamed bytes are counted either way, so a lying or absent length changes nothing.
  */
 import { Problem } from '../problems/problem.ts';
-import { MAX_BODY_BYTES } from '../facts.ts';
+import { MAX_BODY_BYTES } from '../service-facts.ts';
 
 /**
  * A body that the transport could not deliver: a framing error (400) or a body that stopped

@@ -4,7 +4,7 @@
  * pattern Astro matched; our server reads the same table for the methods it must answer itself.
  */
 import type { APIRoute } from 'astro';
-import { API_PATHS } from '../facts.ts';
+import { API_PATHS } from '../service-facts.ts';
 import { notFound, serveRoute } from './api.ts';
 import type { ApiRoute } from './context.ts';
 import { handleLeadRequest } from './leads-handler.ts';

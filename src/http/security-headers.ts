@@ -4,7 +4,7 @@
  * on the static files and on the few answers it makes itself.
  */
 import { createHash } from 'node:crypto';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 
 export type HeaderSet = Readonly<Record<string, string>>;
 

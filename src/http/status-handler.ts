@@ -1,18 +1,31 @@
 /** `GET /api/v1` (and HEAD): discovery and status, 503 with the same document when the store is down. */
-import type { Config } from '../config.ts';
-import { agentGuidance, API_VERSION, NOT_OFFERED, RATE_LIMIT, RATE_LIMIT_POLICY, SERVICE_NAME, USAGE_RULES, serviceLinks, type Offer } from '../facts.ts';
+import type { Config } from '../config/config.ts';
+import {
+  agentGuidance,
+  ENVIRONMENT_RULE,
+  API_VERSION,
+  NOT_OFFERED,
+  RATE_LIMIT,
+  RATE_LIMIT_POLICY,
+  SERVICE_NAME,
+  USAGE_RULES,
+  serviceLinks,
+  type Offer,
+} from '../service-facts.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
 import type { LeadIntake } from '../leads/store.ts';
 import type { ApiContext } from './context.ts';
 import { discoveryLinkHeader, jsonTextResponse, setAll } from './headers.ts';
 
 /** The discovery document of `GET /api/v1`. */
-export function statusDocument(config: Pick<Config, 'siteUrl' | 'leadsDeprecationDate' | 'leadsSunsetDate'>, offer: Offer, available: boolean) {
+export function statusDocument(config: Pick<Config, 'siteUrl' | 'environment' | 'leadsDeprecationDate' | 'leadsSunsetDate'>, offer: Offer, available: boolean) {
   const links = serviceLinks(config.siteUrl);
   return {
     name: SERVICE_NAME,
     version: API_VERSION,
     status: available ? 'ok' : 'unavailable',
+    environment: config.environment,
+    deployment: ENVIRONMENT_RULE[config.environment],
     description: 'Accepts cleaning quote requests and contact messages that a customer has asked the company to act on.',
     authentication: 'none',
     links: {

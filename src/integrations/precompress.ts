@@ -10,15 +10,17 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { CODINGS, encodeAsync, etagOf, MIN_COMPRESSIBLE_BYTES, worthSending, type Coding } from '../server/compression.ts';
-
-/** What the build compressed: per file (its path under the client directory, with `/`), the ETag of the bytes and the codings kept. */
-export type PrecompressedManifest = Record<string, { etag: string; codings: Coding[] }>;
-
-export const MANIFEST = 'manifest.json';
-
-/** The file holding coding `coding` of `rel` under the precompressed directory. */
-export const precompressedFile = (dir: string, rel: string, coding: Coding) => join(dir, `${rel}.${coding === 'br' ? 'br' : 'gz'}`);
+import {
+  CODINGS,
+  encodeAsync,
+  etagOf,
+  MANIFEST,
+  MIN_COMPRESSIBLE_BYTES,
+  precompressedFile,
+  worthSending,
+  type Coding,
+  type PrecompressedManifest,
+} from '../lib/compression.ts';
 
 /** Compresses every file of `clientDir` into `outDir` (on zlib's thread pool, every file at once). */
 export async function precompress(clientDir: string, outDir: string): Promise<PrecompressedManifest> {

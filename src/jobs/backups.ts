@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import type { BackupSettings } from '../config.ts';
+import type { BackupSettings } from '../config/config.ts';
 import type { BackupReport } from '../store/sqlite-backup.ts';
 import { repeat, type Repeating } from './repeat.ts';
 

@@ -5,7 +5,7 @@
  * another one holds).
  */
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { purge, purgeCutoffs } from '../leads/retention.ts';
 import type { LeadRecords } from '../leads/store.ts';
 import { repeat, type Repeating } from './repeat.ts';

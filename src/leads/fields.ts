@@ -5,7 +5,12 @@
  * 555-0142."). Validation (`validate.ts`) and the web forms both read this table, so the two can
  * never disagree about a rule.
  */
-import type { FieldError } from './validate.ts';
+/** One field problem, with a JSON Pointer into the body: an item of a 422's `errors`. */
+export interface FieldError {
+  pointer: string;
+  code: 'required' | 'invalid_type' | 'invalid_format' | 'too_long' | 'unknown_field' | 'consent_required' | 'not_allowed';
+  detail: string;
+}
 
 interface FieldWords {
   /** What a valid value looks like, for a program: "a 10-digit U.S. phone number, such as (503) 555-0142". */
@@ -13,6 +18,12 @@ interface FieldWords {
   /** The same, for a person: what to do when the field is missing or wrong. */
   ask: string;
 }
+
+/**
+ * What a customer who does not know their number of bedrooms or bathrooms says, spelled this one
+ * way: an agent asks the customer first, and never invents a number.
+ */
+export const NOT_SURE = 'not sure';
 
 /** The fields of both forms, and what each expects. */
 export const FIELDS = {
@@ -23,15 +34,24 @@ export const FIELDS = {
     ask: 'Enter a 10-digit U.S. phone number, such as (503) 555-0142.',
   },
   email: { expects: 'an e-mail address, as a string such as "jane@example.com"', ask: 'Enter an e-mail address, such as jane@example.com.' },
-  bedrooms: { expects: 'a whole number from "0" (studio) to "20", as a string such as "3"', ask: 'Choose the number of bedrooms.' },
-  bathrooms: { expects: 'a number from "0.5" to "20" in halves, as a string such as "2" or "2.5"', ask: 'Choose the number of bathrooms.' },
+  bedrooms: {
+    expects: `a whole number from "0" (a studio) to "20", or "${NOT_SURE}" when the customer does not know, as a string such as "3"`,
+    ask: 'Choose the number of bedrooms.',
+  },
+  bathrooms: {
+    expects: `a number from "0.5" to "20" in halves, or "${NOT_SURE}" when the customer does not know, as a string such as "2" or "2.5"`,
+    ask: 'Choose the number of bathrooms.',
+  },
   service: { expects: 'the kind of cleaning, as a string such as "Deep clean"', ask: 'Choose the kind of cleaning you would like.' },
   notes: { expects: 'details about the home, as a string (it may be empty)', ask: 'Shorten your notes.' },
   communicationsConsent: {
     expects: 'the JSON value true, a boolean: submit only when the customer has asked to be contacted',
     ask: 'Tick the box to let us contact you about this request; we cannot answer it otherwise.',
   },
-  consentTimestamp: { expects: 'an ISO 8601 UTC date-time, as a string such as "2026-11-22T17:03:00Z"', ask: 'Send the form from this page.' },
+  consentTimestamp: {
+    expects: 'an RFC 3339 date-time with its offset, as a string such as "2026-11-22T17:03:00Z" or "2026-11-22T09:03:00-08:00" (kept in UTC)',
+    ask: 'Send the form from this page.',
+  },
   pageUrl: { expects: 'an absolute http or https URL, as a string such as "https://www.example-cleaning.com/quote"', ask: 'Send the form from this page.' },
   helpWith: { expects: 'what the message is about, as a string such as "Rescheduling a visit"', ask: 'Choose what your message is about.' },
   message: { expects: 'the message itself, as a string such as "Could the visit move to Monday?"', ask: 'Write your message.' },
@@ -45,7 +65,9 @@ export type FieldName = keyof typeof FIELDS;
  * which the documents agents read state); every page of the site shows it.
  */
 export const OUTSIDE_US_PHONE =
-  "the company calls and texts U.S. numbers only. Send the customer's 10-digit U.S. phone number instead; a customer without one can call the office, whose number is on every page of the company's site, rather than send this request";
+  "the company calls and texts U.S. numbers only. Send the customer's 10-digit U.S. phone number instead; a " +
+  "customer without one can call the office, whose number is on every page of the company's site, rather than " +
+  'send this request';
 
 const isField = (name: string): name is FieldName => Object.hasOwn(FIELDS, name);
 

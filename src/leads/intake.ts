@@ -35,7 +35,7 @@ export type IntakeOutcome =
   | { kind: 'created'; receipt: Receipt }
   | { kind: 'replayed'; receipt: Receipt }
   | { kind: 'key_reused' }
-  | { kind: 'duplicate'; leadId: string; reference: string }
+  | { kind: 'duplicate'; leadId: string; reference: string; receivedAt: string }
   /** The store could not take it; `maybeStored` when the commit's outcome is unknown. */
   | { kind: 'unavailable'; maybeStored: boolean; cause: StoreUnavailableError };
 

@@ -1,16 +1,19 @@
 /**
  * What the company keeps, and for how long, carried out: leads for the configured retention
- * period (24 months by default, as `/privacy` says), idempotency records and duplicate
- * fingerprints for 24 hours, deletion records for 24 months. Purging runs in small steps, each
+ * period (`LEADS_RETENTION_DAYS`, as `/privacy` says), idempotency records and duplicate
+ * fingerprints for 24 hours, deletion records for `DELETION_RECORD_DAYS`. Purging runs in small steps, each
  * its own short transaction, so that submissions never wait behind it; deleting a person's data
  * on request leaves a record that proves it was done, without the person's data.
  */
 import { toE164UsPhone } from './phone.ts';
 import { REPLAY_WINDOW_MS, type LeadRecords, type PersonMatch, type Purged, type Removed } from './store.ts';
-import { DAY_MS } from '../lib/time.ts';
+import { DAY_MS, monthsText } from '../lib/time.ts';
 
-/** How long a deletion record is kept: the 24 months after which nobody can ask about it. */
+/** How long a deletion record is kept, after which nobody can ask about it; also the audit trail's. */
 export const DELETION_RECORD_DAYS = 730;
+
+/** `DELETION_RECORD_DAYS` as every text says it: "24 months". */
+export const DELETION_RECORD_TEXT = monthsText(DELETION_RECORD_DAYS);
 
 /**
  * How long a submission the spam traps caught is kept aside for the office to look at (as

@@ -5,8 +5,9 @@
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
-import { FIELDS, OUTSIDE_US_PHONE } from './fields.ts';
-import { PHONE_SYNTAX, toE164UsPhone } from './phone.ts';
+import { FIELDS, NOT_SURE, OUTSIDE_US_PHONE } from './fields.ts';
+import { toE164UsPhone } from './phone.ts';
+import { phonePattern } from './phone-pattern.ts';
 
 /** Field limits, published as `maxLength` in the OpenAPI description. */
 export const MAX_LENGTH = {
@@ -69,10 +70,10 @@ const Phone = text(MAX_LENGTH.phone).transform((sent, ctx) => {
 
 const Email = text(MAX_LENGTH.email).pipe(z.email(format(`email must be ${FIELDS.email.expects}`)));
 
-/** Whole numbers from 0 (a studio) to 20. */
-export const BEDROOMS_PATTERN = /^(?:[0-9]|1[0-9]|20)$/;
-/** 0.5 to 20 in halves, with an optional leading zero and an optional `.0`. */
-export const BATHROOMS_PATTERN = /^(?:0?0\.5|0?[1-9](?:\.[05])?|1[0-9](?:\.[05])?|20(?:\.0)?)$/;
+/** Whole numbers from 0 (a studio) to 20, or `NOT_SURE`. */
+export const BEDROOMS_PATTERN = new RegExp(`^(?:[0-9]|1[0-9]|20|${NOT_SURE})$`);
+/** 0.5 to 20 in halves, with an optional leading zero and an optional `.0`, or `NOT_SURE`. */
+export const BATHROOMS_PATTERN = new RegExp(`^(?:0?0\\.5|0?[1-9](?:\\.[05])?|1[0-9](?:\\.[05])?|20(?:\\.0)?|${NOT_SURE})$`);
 
 // The pattern bounds the trimmed value; the maximum, of the value as sent, only stops absurd
 // padding (a value of a few characters too many gets the pattern's message, which says more).
@@ -89,16 +90,31 @@ const Bathrooms = z
   .min(1)
   .regex(BATHROOMS_PATTERN, format(`bathrooms must be ${FIELDS.bathrooms.expects}`));
 
+// Any RFC 3339 offset is taken, and the moment kept in UTC.
 const ConsentTimestamp = z
   .string()
   .max(MAX_LENGTH.consentTimestamp)
-  .pipe(z.iso.datetime(format(`consentTimestamp must be ${FIELDS.consentTimestamp.expects}`)))
+  .pipe(z.iso.datetime({ offset: true, ...format(`consentTimestamp must be ${FIELDS.consentTimestamp.expects}`) }))
   .refine(
     (s) => Date.parse(s) <= Date.now() + CONSENT_CLOCK_SKEW_MS,
     format(`consentTimestamp must not be more than ${CONSENT_CLOCK_SKEW_MS / 60_000} minutes in the future`),
-  );
+  )
+  .transform((s) => (s.endsWith('Z') ? s : new Date(s).toISOString()));
 
-const PageUrl = text(MAX_LENGTH.pageUrl).pipe(z.url({ protocol: /^https?$/, hostname: /^[^\s]+$/, ...format(`pageUrl must be ${FIELDS.pageUrl.expects}`) }));
+/**
+ * An absolute http(s) address, written as the published pattern says (a host of letters, digits,
+ * `_` and single hyphens ending in a name, or an IPv4 address; a port from 0 to 65535), which is
+ * what `new URL()` then parses: the schema and the server take exactly the same addresses.
+ */
+const PAGE_URL_HOST = '(?:[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*\\.)*[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*\\.?';
+const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
+const PORT = '(?:[0-9]{0,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
+export const PAGE_URL_PATTERN = new RegExp(
+  `^[Hh][Tt][Tt][Pp][Ss]?://(?:${PAGE_URL_HOST}|(?:${OCTET}\\.){3}${OCTET})(?::${PORT})?(?:[/?#][^${NOT_IN_ONE_LINE}]*)?$`,
+);
+const PageUrl = text(MAX_LENGTH.pageUrl)
+  .regex(PAGE_URL_PATTERN, format(`pageUrl must be ${FIELDS.pageUrl.expects}`))
+  .pipe(z.url({ protocol: /^https?$/, hostname: /^[^\s]+$/, ...format(`pageUrl must be ${FIELDS.pageUrl.expects}`) }));
 
 /** A quote request: the default form (`formType` absent or `"quote"`). */
 export const QuoteRequest = z.strictObject({
@@ -142,28 +158,35 @@ const aroundTrimmed = (re: RegExp) => {
   if (!re.source.startsWith('^') || !re.source.endsWith('$')) throw new Error(`${re} must be anchored at both ends`);
   return `^\\s*(?:${re.source.slice(1, -1)})\\s*$`;
 };
-/** Text without the characters `unsafe` names, and at least one that is not white space (required after trimming). */
-const someText = (unsafe: string) => `^[^${unsafe}]*[^\\s${unsafe}][^${unsafe}]*$`;
+/**
+ * Text as the server takes it: white space around it trimmed first, then none of the characters
+ * `unsafe` names, and (unless it may be empty) at least one character left.
+ */
+const trimmedText = (unsafe: string, mayBeEmpty = false) => {
+  const body = `[^\\s${unsafe}](?:[^${unsafe}]*[^\\s${unsafe}])?`;
+  return `^\\s*${mayBeEmpty ? `(?:${body})?` : body}\\s*$`;
+};
 
 /**
  * Every string field's rule as one JSON Schema pattern (ECMA-262), published in the OpenAPI
- * description beside the lengths zod's own JSON Schema gives: every value the checks above accept
- * matches, and a value that matches is accepted except where a rule no pattern states decides,
- * described in words: the phone's area code must be in service, `consentTimestamp` may not lie
- * more than 5 minutes ahead, and `pageUrl` must parse as a URL (a port in range, a valid host).
- * Where trimming allows leading or trailing white space the patterns allow spaces only.
+ * description beside the lengths zod's own JSON Schema gives: a value matches exactly when the
+ * checks above accept it, white space around it included (they trim it). The one rule no pattern
+ * states depends on the clock: `consentTimestamp` may not lie more than 5 minutes ahead, which the
+ * description says in words. `tests/http/schema-conformance.test.ts` holds the two together.
  */
 export const PUBLISHED_PATTERNS = {
-  name: someText(NOT_IN_ONE_LINE),
-  phone: aroundTrimmed(PHONE_SYNTAX),
+  name: trimmedText(NOT_IN_ONE_LINE),
+  // PHONE_SYNTAX with libphonenumber's numbers in service, derived from its data (`phone-pattern.ts`).
+  get phone() {
+    return phonePattern();
+  },
   email: aroundTrimmed(z.regexes.email),
   bedrooms: aroundTrimmed(BEDROOMS_PATTERN),
   bathrooms: aroundTrimmed(BATHROOMS_PATTERN),
-  service: someText(NOT_IN_ONE_LINE),
-  notes: `^[^${NOT_IN_TEXT}]*$`,
-  consentTimestamp: z.regexes.datetime({}).source,
-  // The scheme, then a host without white space; URL parsing (zod's url) decides the rest.
-  pageUrl: `^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#${NOT_IN_ONE_LINE}]+(?:[/?#][^${NOT_IN_ONE_LINE}]*)?\\s*$`,
-  helpWith: someText(NOT_IN_ONE_LINE),
-  message: someText(NOT_IN_TEXT),
-} as const;
+  service: trimmedText(NOT_IN_ONE_LINE),
+  notes: trimmedText(NOT_IN_TEXT, true),
+  consentTimestamp: z.regexes.datetime({ offset: true }).source,
+  pageUrl: aroundTrimmed(PAGE_URL_PATTERN),
+  helpWith: trimmedText(NOT_IN_ONE_LINE),
+  message: trimmedText(NOT_IN_TEXT),
+};

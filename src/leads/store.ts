@@ -21,7 +21,7 @@ export type SubmitOutcome =
   | { kind: 'created'; receipt: Receipt }
   | { kind: 'replayed'; receipt: Receipt }
   | { kind: 'key_reused' }
-  | { kind: 'duplicate'; leadId: string; reference: string };
+  | { kind: 'duplicate'; leadId: string; reference: string; receivedAt: string };
 
 /**
  * Thrown when the store cannot be reached, is busy beyond its timeout, or cannot write (a full
@@ -150,6 +150,18 @@ export interface LeadIntake {
   ping(): Promise<void>;
 }
 
+/**
+ * A line of the office's audit trail (`AuditEntry` in `src/office/store.ts`), written by a change
+ * in the change's own transaction: the change and its record stand or fall together.
+ */
+export interface AuditNote {
+  at: Date;
+  actor: string;
+  action: string;
+  /** What it was done to, without personal data: a reference, a count, a period. */
+  detail: string;
+}
+
 /** The stored leads as the office and the privacy rules reach them: export, deletion on request, retention. */
 export interface LeadRecords {
   /** The stored leads `filter` selects (every one by default), oldest first, with the disclosure its consent names. */
@@ -159,9 +171,9 @@ export interface LeadRecords {
   /**
    * Removes, in one transaction, every lead of `match` with its idempotency records, fingerprints
    * and notifications, and the person's suspected spam, and writes `record` with the number of
-   * leads removed.
+   * leads removed, and `audit`'s line for what was removed.
    */
-  deletePerson(match: PersonMatch, record: Omit<DeletionRecord, 'leads'>): Promise<Removed>;
+  deletePerson(match: PersonMatch, record: Omit<DeletionRecord, 'leads'>, audit?: (removed: Removed) => AuditNote): Promise<Removed>;
   /** Every deletion record, oldest first: the proof that requests were served. */
   deletionRecords(): Promise<DeletionRecord[]>;
   /** One purge step, in short transactions: at most `step.limit` of each kind of expired row. */

@@ -3,15 +3,10 @@
  * the contract's codes and a JSON Pointer into the body.
  */
 import type { z } from 'zod';
-import { fieldOf, FIELDS } from './fields.ts';
+import { fieldOf, FIELDS, type FieldError } from './fields.ts';
 import { ContactMessage, QuoteRequest, type FormType } from './schema.ts';
 
-/** One field problem, with a JSON Pointer into the body: an item of a 422's `errors`. */
-export interface FieldError {
-  pointer: string;
-  code: 'required' | 'invalid_type' | 'invalid_format' | 'too_long' | 'unknown_field' | 'consent_required' | 'not_allowed';
-  detail: string;
-}
+export type { FieldError } from './fields.ts';
 
 /** A submission that passed validation, with the form it selected. */
 export type ValidLead = { formType: 'quote'; data: QuoteRequest } | { formType: 'support'; data: ContactMessage };
@@ -31,14 +26,19 @@ const FREE_TEXT: Record<FormType, string> = { quote: 'notes', support: 'message'
 
 /** The detail of a member the form does not have: the fix is to remove it, never to correct it. */
 export function unknownFieldDetail(key: string, form: FormType): string {
-  return `${key} is not a field of the ${FORM_LABEL[form]} form: remove it (anything the customer said that has no field of its own goes in ${FREE_TEXT[form]}, in their words)`;
+  return (
+    `${key} is not a field of the ${FORM_LABEL[form]} form: remove it (anything the customer said that has no field ` +
+    `of its own goes in ${FREE_TEXT[form]}, in their words)`
+  );
 }
 
 /** What consent that is not `true` needs: on a quote request it is required, on a contact message it may be left out. */
 const CONSENT_DETAIL: Record<FormType, string> = {
   quote: `communicationsConsent must be ${FIELDS.communicationsConsent.expects}`,
   support:
-    'communicationsConsent, when a contact message carries it, must be the JSON value true: the company answers a contact message by phone or e-mail, so send the message only if the customer wants that answer, with communicationsConsent true or left out',
+    'communicationsConsent, when a contact message carries it, must be the JSON value true: the company answers a ' +
+    'contact message by phone or e-mail, so send the message only if the customer wants that answer, with ' +
+    'communicationsConsent true or left out',
 };
 
 function toFieldError(issue: z.core.$ZodIssue, body: Record<string, unknown>, form: FormType): FieldError[] {
@@ -52,13 +52,15 @@ function toFieldError(issue: z.core.$ZodIssue, body: Record<string, unknown>, fo
   }
   const absent = issue.path.length === 1 && !Object.hasOwn(body, field);
   const known = fieldOf({ pointer });
+  // What the field expects, with an example: a missing field is told it too.
+  const expects = known ? FIELDS[known].expects : `a ${issue.code === 'invalid_type' ? issue.expected : 'value'}`;
   switch (issue.code) {
     case 'invalid_type':
       return absent
-        ? [{ pointer, code: 'required', detail: `${field} is required` }]
-        : [{ pointer, code: 'invalid_type', detail: `${field} must be ${known ? FIELDS[known].expects : `a ${issue.expected}`}` }];
+        ? [{ pointer, code: 'required', detail: `${field} is required: ${expects}` }]
+        : [{ pointer, code: 'invalid_type', detail: `${field} must be ${expects}` }];
     case 'too_small':
-      return [{ pointer, code: 'required', detail: `${field} is required and must not be empty` }];
+      return [{ pointer, code: 'required', detail: `${field} is required and must not be empty: ${expects}` }];
     case 'too_big':
       return [{ pointer, code: 'too_long', detail: `${field} must be at most ${String(issue.maximum)} characters` }];
     default:

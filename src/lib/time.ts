@@ -12,3 +12,6 @@ export function parseIsoDate(text: string): Date | undefined {
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? undefined : new Date(ms);
 }
+
+/** Days as people count them in months: 730 days are "24 months". */
+export const monthsText = (days: number): string => `${Math.round(days / 30.44)} months`;

@@ -1,8 +1,7 @@
 /** The one place that chooses where rate-limit counters live, from configuration: the leads' budget, and the office's sign-in attempts. */
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
-import type { Config } from '../config.ts';
-import { RATE_LIMIT } from '../facts.ts';
+import type { Config } from '../config/config.ts';
 import { createMemoryLimiter } from './memory-limiter.ts';
 import { fromFlexible, type RateLimiter, type RateLimitPolicy } from './rate-limiter.ts';
 
@@ -17,7 +16,7 @@ export interface LimiterHandle {
  * instance; while Redis cannot answer (no offline queue, 500 ms per command), an in-memory
  * insurance limiter takes over, so limits keep applying per instance and nothing waits or fails.
  */
-export function createLimiter(config: Pick<Config, 'redisUrl'>, policy: RateLimitPolicy & { name: string } = { ...RATE_LIMIT, name: 'leads' }): LimiterHandle {
+export function createLimiter(config: Pick<Config, 'redisUrl'>, policy: RateLimitPolicy & { name: string }): LimiterHandle {
   if (!config.redisUrl) return { limiter: createMemoryLimiter(policy), close: async () => {} };
   const options = { points: policy.points, duration: policy.windowSeconds, keyPrefix: `lead-intake:${policy.name}` };
   const redis = new Redis(config.redisUrl, {

@@ -49,7 +49,7 @@ export function createMemoryLimiter(limit: { points: number; windowSeconds: numb
       allowed: used <= limit.points,
       limit: limit.points,
       remaining: Math.max(0, limit.points - used),
-      resetSeconds: window ? Math.max(1, Math.ceil((window.endsAt - at) / 1000)) : limit.windowSeconds,
+      resetSeconds: window ? Math.min(limit.windowSeconds, Math.max(1, Math.ceil((window.endsAt - at) / 1000))) : limit.windowSeconds,
     };
   };
 

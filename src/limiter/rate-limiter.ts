@@ -1,6 +1,5 @@
-/** Rate limits: the leads' 10 submissions a minute per client, counted over both lead paths together, and any other budget. */
+/** Rate limits: a budget of so many points a window per client key (the leads' `RATE_LIMIT`, the office's limits), and the limiter's port. */
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RATE_LIMIT } from '../facts.ts';
 
 /** The limiter's answer for one client: allowed or not, and what the RateLimit headers say. */
 export interface RateLimitState {
@@ -31,12 +30,13 @@ function toState(res: RateLimiterRes | null, allowed: boolean, policy: RateLimit
     allowed,
     limit: policy.points,
     remaining: Math.max(0, policy.points - used),
-    resetSeconds: res ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : policy.windowSeconds,
+    // Redis's time to live can round above the window itself: never say more than the window.
+    resetSeconds: res ? Math.min(policy.windowSeconds, Math.max(1, Math.ceil(res.msBeforeNext / 1000))) : policy.windowSeconds,
   };
 }
 
 /** Adapts a rate-limiter-flexible limiter (memory or Redis) to the `RateLimiter` interface. */
-export function fromFlexible(limiter: RateLimiterAbstract, policy: RateLimitPolicy = RATE_LIMIT): RateLimiter {
+export function fromFlexible(limiter: RateLimiterAbstract, policy: RateLimitPolicy): RateLimiter {
   const state = (res: RateLimiterRes | null, allowed: boolean) => toState(res, allowed, policy);
   return {
     async consume(clientKey) {

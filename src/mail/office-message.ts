@@ -1,7 +1,8 @@
 /**
  * The office's e-mail about one new lead: who, what they asked for, how to reach them, when it
- * came and its short reference (in the subject too, so that the office finds it by searching). Plain text. Every value that reaches a header (the subject, the Reply-To
- * name) is reduced to one line of printable text first, so that no field, however it was stored,
+ * came and its short reference (in the subject too, so that the office finds it by searching).
+ * Plain text. Every value that reaches a header (the subject, the Reply-To name) is reduced to one
+ * line of printable text first, so that no field, however it was stored,
  * can add a header, and is then written so that the office's mail client shows exactly that text
  * (`literalHeaderText`); Nodemailer encodes the rest.
  */
@@ -131,7 +132,8 @@ export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): O
   const consent = lead.consent;
   const consentLine =
     consent.communicationsConsent === true
-      ? `Consent to be contacted: given${consent.consentTimestamp ? ` at ${oneLine(consent.consentTimestamp, 40)}` : ''}${consent.pageUrl ? ` on ${oneLine(consent.pageUrl, 2000)}` : ''}`
+      ? `Consent to be contacted: given${consent.consentTimestamp ? ` at ${oneLine(consent.consentTimestamp, 40)}` : ''}` +
+        `${consent.pageUrl ? ` on ${oneLine(consent.pageUrl, 2000)}` : ''}`
       : 'Consent to be contacted: not asked (a contact message: answer what it asks)';
   const cameBy = consent.channel === 'web-form' ? `the form on this site (${oneLine(lead.receivedVia, 100)})` : `the API (${oneLine(lead.receivedVia, 100)})`;
   const received = receivedWords(lead.receivedAt, settings.company.timeZone);

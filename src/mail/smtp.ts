@@ -4,7 +4,7 @@
  * code and the command it answered; never the server's reply text, which may quote addresses).
  */
 import { createTransport } from 'nodemailer';
-import type { SmtpServer } from '../config.ts';
+import type { SmtpServer } from '../config/config.ts';
 import type { OfficeMessage } from './office-message.ts';
 
 /** Sends the office's messages; resolves once the mail server has accepted one. */

@@ -5,10 +5,10 @@
  * trail, neither holding the person's details.
  */
 import type { LeadRecord } from '../leads/lead.ts';
-import { deletePerson } from '../leads/retention.ts';
+import { DELETION_RECORD_TEXT } from '../leads/retention.ts';
 import type { LeadRecords, PersonMatch, Removed } from '../leads/store.ts';
 import { plural } from '../lib/text.ts';
-import type { AuditTrail, OfficeInbox } from './store.ts';
+import type { OfficeInbox } from './store.ts';
 
 export interface DeletionPreview {
   /** The person's leads, newest first. */
@@ -24,17 +24,42 @@ export async function previewDeletion(
   return { leads, removed };
 }
 
-/** Removes the person's data; the audit trail says who did it, how many, and by which kind of identifier. */
-export async function deleteOnRequest(
-  deps: { records: Pick<LeadRecords, 'countPerson' | 'deletePerson'>; audit: Pick<AuditTrail, 'record'> },
-  match: PersonMatch,
-  actor: string,
-  now = new Date(),
-): Promise<Removed> {
-  const removed = await deletePerson(deps.records, match, { dryRun: false, now });
-  const detail = `${plural(removed.leads, 'lead')} and ${plural(removed.suspectedSpam, 'suspected spam submission')}, found by ${match.kind === 'email' ? 'e-mail address' : 'phone number'}`;
-  await deps.audit.record({ at: now, actor, action: 'deleted on request', detail });
-  return removed;
+/**
+ * Removes the person's data, with the deletion record and the audit trail's line (who did it, how
+ * many, by which kind of identifier) in the same transaction.
+ */
+export async function deleteOnRequest(records: Pick<LeadRecords, 'deletePerson'>, match: PersonMatch, actor: string, now = new Date()): Promise<Removed> {
+  const by = match.kind === 'email' ? 'e-mail address' : 'phone number';
+  return records.deletePerson(match, { kind: match.kind, deletedAt: now }, (removed) => ({
+    at: now,
+    actor,
+    action: 'deleted on request',
+    detail: `${plural(removed.leads, 'lead')} and ${plural(removed.suspectedSpam, 'suspected spam submission')}, found by ${by}`,
+  }));
+}
+
+/** What a served deletion request did, in the office's words, a sentence each: its page and its command say the same. */
+export function deletionResult(removed: Pick<Removed, 'leads' | 'suspectedSpam'>, match: PersonMatch): string[] {
+  if (removed.leads + removed.suspectedSpam === 0)
+    return [
+      `Nothing matched this ${match.kind === 'email' ? 'e-mail address' : 'phone number'}, so nothing was removed.`,
+      `A deletion record was kept for ${DELETION_RECORD_TEXT}: it shows the request was served.`,
+    ];
+  return [
+    `Removed ${removedWords(removed)}.`,
+    `A deletion record was kept for ${DELETION_RECORD_TEXT}: the time, the kind of identifier and the count, none of the person’s details.`,
+    'Backups made before now still hold these leads until they rotate out.',
+  ];
+}
+
+/** What a deletion removes, or would remove, in words: "2 leads", "1 submission from suspected spam", or both. */
+export function removedWords(removed: Pick<Removed, 'leads' | 'suspectedSpam'>): string {
+  return [
+    removed.leads > 0 && plural(removed.leads, 'lead'),
+    removed.suspectedSpam > 0 && plural(removed.suspectedSpam, 'submission from suspected spam', 'submissions from suspected spam'),
+  ]
+    .filter(Boolean)
+    .join(' and ');
 }
 
 /** The form of a lead in the office's words. */

@@ -2,11 +2,12 @@
  * The office's export, from its page and from `leads export`: the stored leads as JSON lines
  * (every field and all the evidence, times in UTC) or as CSV for a spreadsheet (one header row,
  * the columns the office works with, times in the company's time zone, named in the header).
- * Streams: one lead in memory at a time, and no more written than the reader takes.
+ * Pulled piece by piece (`exportChunks`): a page of leads in memory at a time, and no more read than
+ * the reader takes.
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import type { LeadRecord } from '../leads/lead.ts';
 import type { LeadFilter, LeadRecords } from '../leads/store.ts';
 import { spreadsheetTime } from './local-time.ts';
@@ -58,7 +59,41 @@ export function neutralise(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-/** Writes the leads `filter` selects to `out`, in `format` (the CSV's times in `timeZone`); resolves with how many were written. */
+/** Text is handed on in pieces of about this size: few enough pieces, little held at a time. */
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * The export's text, piece by piece, pulled: nothing is read from the store until the first piece
+ * is asked for, and no more than the reader takes. A reader that stops asking (a HEAD, a cancelled
+ * download, `return()`) ends it: the store holds no read between pieces. `tally.leads` counts the
+ * leads written so far.
+ */
+export async function* exportChunks(
+  store: Pick<LeadRecords, 'exportLeads'>,
+  format: 'jsonl' | 'csv',
+  filter: LeadFilter,
+  timeZone: string,
+  tally: { leads: number } = { leads: 0 },
+): AsyncGenerator<string, void, undefined> {
+  const COLUMNS = columns(timeZone);
+  // RFC 4180 quoting by csv-stringify, UTF-8 with a byte-order mark so that spreadsheets read it as UTF-8.
+  const row = (lead: LeadRecord) => stringify([COLUMNS.map(([, value]) => value(lead) ?? '')], { cast: { string: neutralise, boolean: String } });
+  let text = format === 'csv' ? stringify([], { header: true, bom: true, columns: COLUMNS.map(([header]) => header) }) : '';
+  for await (const lead of store.exportLeads(filter)) {
+    text += format === 'csv' ? row(lead) : `${leadLine(lead)}\n`;
+    tally.leads++;
+    if (text.length >= CHUNK_BYTES) {
+      yield text;
+      text = '';
+    }
+  }
+  if (text !== '') yield text;
+}
+
+/**
+ * Writes the export to `out` (the command line's standard output or file), waiting for room as it
+ * goes; resolves with how many leads were written. A reader that goes away ends the export.
+ */
 export async function exportLeads(
   store: Pick<LeadRecords, 'exportLeads'>,
   out: Writable,
@@ -66,37 +101,20 @@ export async function exportLeads(
   filter: LeadFilter,
   timeZone: string,
 ): Promise<number> {
-  // A reader that goes away (a download cancelled) ends the export, and with it the store's read,
-  // rather than leaving it waiting for room that never comes.
   const gone = new AbortController();
   const onClose = () => gone.abort(new Error("the export's reader went away before its end"));
   out.once('close', onClose);
-  const { signal } = gone;
+  const tally = { leads: 0 };
+  const chunks = exportChunks(store, format, filter, timeZone, tally);
   try {
-    let count = 0;
-    if (format === 'jsonl') {
-      for await (const lead of store.exportLeads(filter)) {
-        if (!out.write(`${leadLine(lead)}\n`)) await once(out, 'drain', { signal });
-        count++;
-      }
-      return count;
+    for await (const chunk of chunks) {
+      if (gone.signal.aborted) throw gone.signal.reason;
+      if (!out.write(chunk)) await once(out, 'drain', { signal: gone.signal });
     }
-    // RFC 4180 quoting by csv-stringify, UTF-8 with a byte-order mark so that spreadsheets read it as UTF-8.
-    const COLUMNS = columns(timeZone);
-    const csv = stringify({ header: true, bom: true, columns: COLUMNS.map(([header]) => header), cast: { string: neutralise, boolean: String } });
-    csv.pipe(out, { end: false });
-    const finished = once(csv, 'end', { signal });
-    // Awaited below, unless the loop ends first: then its rejection is the loop's, already thrown.
-    finished.catch(() => {});
-    for await (const lead of store.exportLeads(filter)) {
-      if (!csv.write(COLUMNS.map(([, value]) => value(lead) ?? ''))) await once(csv, 'drain', { signal });
-      count++;
-    }
-    csv.end();
-    await finished;
-    return count;
+    if (gone.signal.aborted) throw gone.signal.reason;
+    return tally.leads;
   } catch (err) {
-    throw signal.aborted ? signal.reason : err;
+    throw gone.signal.aborted ? gone.signal.reason : err;
   } finally {
     out.off('close', onClose);
   }

@@ -1,5 +1,8 @@
 /** How the inbox's one search box reads what the office typed: part of a name, an e-mail, a phone's digits or a reference. */
 
+/** The longest search kept: longer than any name, e-mail or phone number. */
+export const SEARCH_MAX_LENGTH = 200;
+
 /** `%` and `_` typed by the office are letters, not wildcards. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 

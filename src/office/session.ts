@@ -3,8 +3,9 @@
  * `SameSite=Strict` cookie (`Secure` under HTTPS) scoped to `/office`; the store keeps only its
  * SHA-256, so that a copy of the store opens no session. A sign-in always makes a new token (the
  * old cookie is worth nothing after it), and a session unused for `SESSION_IDLE_MS` has ended.
- * Attempts are throttled per account and per client, counted in the limiter the lead budget uses
- * (in process, or Redis for every instance). A session also ends `SESSION_MAX_MS` after its sign-in.
+ * Attempts are throttled per client, per account from that client, and per account from anywhere,
+ * counted in the limiter the lead budget uses (in process, or Redis for every instance). A session
+ * also ends `SESSION_MAX_MS` after its sign-in.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { SESSION_IDLE_MS, SESSION_MAX_MS } from '../leads/retention.ts';
@@ -15,14 +16,24 @@ import type { AuditTrail, OfficeAccounts, OfficeSessions } from './store.ts';
 
 export const SESSION_COOKIE = 'office_session';
 
-/** Sign-in attempts allowed per account, and per client (an address, or an IPv6 /64), in 15 minutes. */
-export const SIGN_IN_LIMITS = { account: { points: 5, windowSeconds: 15 * 60 }, client: { points: 20, windowSeconds: 15 * 60 } } as const;
+/**
+ * Sign-in attempts allowed in 15 minutes: per client (an address, or an IPv6 /64), per account from
+ * one client, and per account from every client together. Each is counted only once the ones
+ * before it allowed the attempt: a client over its own limit spends nothing of an account's, and a
+ * client guessing one account's password slows that account from that client alone, while guesses
+ * spread over many clients still meet the account's own limit.
+ */
+export const SIGN_IN_LIMITS = {
+  client: { points: 20, windowSeconds: 15 * 60 },
+  accountFromClient: { points: 5, windowSeconds: 15 * 60 },
+  account: { points: 50, windowSeconds: 15 * 60 },
+} as const;
 
 export interface SignInDeps {
   accounts: Pick<OfficeAccounts, 'passwordHash'>;
   sessions: OfficeSessions;
   audit: Pick<AuditTrail, 'record'>;
-  limits: { account: RateLimiter; client: RateLimiter };
+  limits: Record<keyof typeof SIGN_IN_LIMITS, RateLimiter>;
 }
 
 export type SignInOutcome = { kind: 'signed_in'; email: string; token: string } | { kind: 'refused' } | { kind: 'throttled'; retryAfterSeconds: number };
@@ -35,17 +46,29 @@ export const accountKey = (email: string) => email.trim().toLowerCase();
 /** Checks an e-mail and password; on success starts a new session and says its token. */
 export async function signIn(deps: SignInDeps, given: { email: string; password: string; client: string }, now = new Date()): Promise<SignInOutcome> {
   const email = accountKey(given.email);
-  // Every attempt is counted before the password is checked: attempts sent all at once cannot
-  // slip in before the first of them is counted.
-  const [account, client] = await Promise.all([deps.limits.account.consume(email), deps.limits.client.consume(rateLimitKey(given.client))]);
-  if (!account.allowed || !client.allowed) return { kind: 'throttled', retryAfterSeconds: Math.max(account.resetSeconds, client.resetSeconds) };
+  const client = rateLimitKey(given.client);
+  // Every attempt is counted before the password is checked, so that attempts sent all at once
+  // cannot slip in before the first of them is counted; each limit in turn, so that one refusal
+  // spends nothing further.
+  for (const [limit, key] of [
+    [deps.limits.client, client],
+    [deps.limits.accountFromClient, `${email} ${client}`],
+    [deps.limits.account, email],
+  ] as const) {
+    const state = await limit.consume(key);
+    if (!state.allowed) return { kind: 'throttled', retryAfterSeconds: state.resetSeconds };
+  }
   const stored = await deps.accounts.passwordHash(email);
   // An unknown e-mail takes as long as a wrong password: the answer does not tell which accounts exist.
   const matches = await checkPassword(given.password, stored ?? (await nobodysHash()));
-  if (!stored || !matches) return { kind: 'refused' };
   const token = randomBytes(32).toString('base64url');
-  await deps.sessions.startSession(tokenHash(token), email, now);
-  await deps.audit.record({ at: now, actor: email, action: 'signed in', detail: '' });
+  // The session starts only if the password is still the one just checked (not changed meanwhile).
+  const signedIn = { at: now, actor: email, action: 'signed in', detail: '' } as const;
+  if (!stored || !matches || !(await deps.sessions.startSession(tokenHash(token), email, stored, now, signedIn))) {
+    // Who tried which account from where, never what was typed as the password.
+    await deps.audit.record({ at: now, actor: email, action: 'sign-in refused', detail: `from ${given.client}` });
+    return { kind: 'refused' };
+  }
   return { kind: 'signed_in', email, token };
 }
 
@@ -59,9 +82,9 @@ export async function sessionUser(sessions: Pick<OfficeSessions, 'touchSession'>
   );
 }
 
-export async function signOut(deps: Pick<SignInDeps, 'sessions' | 'audit'>, token: string, email: string, now = new Date()): Promise<void> {
-  await deps.sessions.endSession(tokenHash(token));
-  await deps.audit.record({ at: now, actor: email, action: 'signed out', detail: '' });
+/** Ends the session of `token`, with its line in the audit trail. */
+export async function signOut(sessions: Pick<OfficeSessions, 'endSession'>, token: string, email: string, now = new Date()): Promise<void> {
+  await sessions.endSession(tokenHash(token), { at: now, actor: email, action: 'signed out', detail: '' });
 }
 
 /** The `Set-Cookie` value that holds `token` (or, with `undefined`, removes the cookie). */
@@ -77,4 +100,19 @@ export function sessionToken(cookieHeader: string | null): string | undefined {
     if (name === SESSION_COOKIE) return value.join('=');
   }
   return undefined;
+}
+
+/** Spends one of the session's changes a minute (`OFFICE_ACTIONS_PER_MINUTE`), counted by its token's hash. */
+export function spendAction(limit: RateLimiter, token: string) {
+  return limit.consume(`session ${tokenHash(token)}`);
+}
+
+/** Keeps `text` as a search of the session of `token`; resolves with the handle that stands for it in URLs. */
+export function rememberSearch(sessions: Pick<OfficeSessions, 'rememberSearch'>, token: string, text: string, now = new Date()): Promise<string> {
+  return sessions.rememberSearch(tokenHash(token), text, now);
+}
+
+/** The search text the session of `token` kept under `handle`; `undefined` for a handle that is not one of its own. */
+export async function recallSearch(sessions: Pick<OfficeSessions, 'recallSearch'>, token: string, handle: string): Promise<string | undefined> {
+  return /^[A-Za-z0-9_-]{16}$/.test(handle) ? sessions.recallSearch(tokenHash(token), handle) : undefined;
 }

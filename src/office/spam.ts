@@ -3,43 +3,45 @@
  * the time it came and under the reference its sender was shown, through the same intake as every
  * lead (so the office's e-mail about it goes out), and then leaves the spam folder.
  */
-import { takeLead } from '../leads/intake.ts';
-import type { LeadIntake } from '../leads/store.ts';
+import { toLeadRecord } from '../leads/lead.ts';
+import { StoreUnavailableError } from '../leads/store.ts';
 import { fieldOf, personMessage } from '../leads/fields.ts';
-import type { AuditTrail, SpamFolder } from './store.ts';
+import { validateLead } from '../leads/validate.ts';
+import type { SpamFolder } from './store.ts';
 
 export type Release =
-  | { kind: 'released'; reference: string }
+  /** `wordingShown`: whether the consent's wording is evidenced (the sender had the form's page); without it the lead records none. */
+  | { kind: 'released'; reference: string; wordingShown: boolean }
   | { kind: 'already_a_lead'; reference: string }
   | { kind: 'incomplete'; problems: string[] }
   | { kind: 'gone' }
   | { kind: 'unavailable' };
 
-export async function releaseSpam(
-  deps: { spam: Pick<SpamFolder, 'findSpam' | 'dropSpam'>; intake: Pick<LeadIntake, 'submit'>; audit: Pick<AuditTrail, 'record'> },
-  id: string,
-  actor: string,
-  now = new Date(),
-): Promise<Release> {
-  const spam = await deps.spam.findSpam(id);
+/**
+ * Takes caught submission `id` in: validated as any lead, then stored (or found a duplicate),
+ * removed from the spam folder and recorded in the audit trail, in one transaction.
+ */
+export async function releaseSpam(spamFolder: Pick<SpamFolder, 'findSpam' | 'releaseSpam'>, id: string, actor: string, now = new Date()): Promise<Release> {
+  const spam = await spamFolder.findSpam(id);
   if (!spam) return { kind: 'gone' };
-  const outcome = await takeLead(deps.intake, { body: spam.body, meta: { ...spam.meta, now: spam.receivedAt }, reference: spam.reference });
-  switch (outcome.kind) {
-    case 'invalid':
-      return { kind: 'incomplete', problems: outcome.errors.map((e) => `${fieldOf(e) ?? 'The form'}: ${personMessage(e, {})}`) };
-    case 'unavailable':
-      return { kind: 'unavailable' };
-    case 'held':
-    case 'key_reused':
-      throw new Error(`a release cannot be ${outcome.kind}`);
-    case 'created':
-    case 'replayed':
-    case 'duplicate': {
-      await deps.spam.dropSpam(id);
-      const reference = outcome.kind === 'duplicate' ? outcome.reference : outcome.receipt.reference;
-      const detail = reference === spam.reference ? `${reference} to the inbox` : `${spam.reference} to the inbox, where it was already ${reference}`;
-      await deps.audit.record({ at: now, actor, action: 'released from spam', detail });
-      return outcome.kind === 'duplicate' ? { kind: 'already_a_lead', reference } : { kind: 'released', reference };
-    }
+  // Only a sender who had the form's page saw its consent wording: without a valid form token
+  // (kept before the traps said so, too), the lead records consent with no wording.
+  const { disclosure, ...how } = spam.meta;
+  const wordingShown = disclosure !== undefined && spam.reason !== 'no valid form token';
+  const validation = validateLead(spam.body);
+  if (!validation.ok) return { kind: 'incomplete', problems: validation.errors.map((e) => `${fieldOf(e) ?? 'The form'}: ${personMessage(e, {})}`) };
+  const lead = { ...toLeadRecord(validation.lead, { ...how, ...(wordingShown && { disclosure }), now: spam.receivedAt }), reference: spam.reference };
+  try {
+    const taken = await spamFolder.releaseSpam(id, lead, (t) => ({
+      at: now,
+      actor,
+      action: 'released from spam',
+      detail: t.reference === spam.reference ? `${t.reference} to the inbox` : `${spam.reference} to the inbox, where it was already ${t.reference}`,
+    }));
+    if (taken.kind === 'gone') return taken;
+    return taken.kind === 'duplicate' ? { kind: 'already_a_lead', reference: taken.reference } : { kind: 'released', reference: taken.reference, wordingShown };
+  } catch (err) {
+    if (err instanceof StoreUnavailableError) return { kind: 'unavailable' };
+    throw err;
   }
 }

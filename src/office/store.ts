@@ -4,6 +4,7 @@
  * implement them beside the lead roles; this module imports only the lead domain.
  */
 import type { LeadRecord, SubmissionMeta } from '../leads/lead.ts';
+import type { AuditNote } from '../leads/store.ts';
 import type { FormType } from '../leads/schema.ts';
 
 /** Where the office stands with a lead. */
@@ -19,10 +20,10 @@ export interface OfficeUser {
 
 /** The staff's accounts: made and removed by the operator's command, checked at sign-in. */
 export interface OfficeAccounts {
-  /** Creates the account, or sets a new password on it; resolves `true` when it is new. */
-  saveUser(email: string, passwordHash: string, at: Date): Promise<boolean>;
-  /** Removes the account and ends its sessions; resolves `false` when there was none. */
-  removeUser(email: string): Promise<boolean>;
+  /** Creates the account, or sets a new password on it (`audit` says which); resolves `true` when it is new. */
+  saveUser(email: string, passwordHash: string, at: Date, audit?: (created: boolean) => AuditEntry): Promise<boolean>;
+  /** Removes the account and ends its sessions; resolves `false` when there was none (and records nothing). */
+  removeUser(email: string, audit?: AuditEntry): Promise<boolean>;
   listUsers(): Promise<OfficeUser[]>;
   /** The stored hash of the account's password, if the account exists. */
   passwordHash(email: string): Promise<string | undefined>;
@@ -30,16 +31,30 @@ export interface OfficeAccounts {
 
 /** Sessions of signed-in staff, shared by every instance: only a hash of each cookie's token is kept. */
 export interface OfficeSessions {
-  /** Starts a session for `email` (whose sign-in time is recorded). */
-  startSession(tokenHash: string, email: string, at: Date): Promise<void>;
+  /**
+   * Starts a session for `email` (whose sign-in time is recorded), only if its password is still the
+   * one `passwordHash` names: a password changed while the sign-in was checked starts nothing.
+   * Resolves whether it started.
+   */
+  startSession(tokenHash: string, email: string, passwordHash: string, at: Date, audit: AuditEntry): Promise<boolean>;
   /**
    * The session's account if it was seen after `since.seenSince` and began after
    * `since.startedSince` (then marks it seen at `now`); `undefined` for a session that ended,
    * expired or never was.
    */
   touchSession(tokenHash: string, since: { seenSince: Date; startedSince: Date }, now: Date): Promise<string | undefined>;
-  endSession(tokenHash: string): Promise<void>;
+  endSession(tokenHash: string, audit?: AuditEntry): Promise<void>;
+  /**
+   * Keeps what the session searched for under a new random handle, so that the search text is never
+   * in a URL (only the handle is); the session's newest `SEARCHES_KEPT` are kept, and all end with it.
+   */
+  rememberSearch(tokenHash: string, text: string, at: Date): Promise<string>;
+  /** The text the session kept under `handle`; `undefined` when it is not the session's or has ended. */
+  recallSearch(tokenHash: string, handle: string): Promise<string | undefined>;
 }
+
+/** How many searches a session keeps for its back button and bookmarks. */
+export const SEARCHES_KEPT = 50;
 
 /** A lead as the office's inbox shows it: the record, and where the office stands with it. */
 export interface InboxLead {
@@ -66,8 +81,11 @@ export interface InboxQuery {
 /** The office's view of the stored leads. */
 export interface OfficeInbox {
   inbox(query: InboxQuery): Promise<InboxLead[]>;
-  /** Sets the status of the lead with `reference`, and says what it was; `undefined` when there is no such lead. */
-  setStatus(reference: string, status: LeadStatus, by: string, at: Date): Promise<{ from: LeadStatus } | undefined>;
+  /**
+   * Sets the status of the lead with `reference`, with `audit`'s line, and says what it was;
+   * `undefined` (nothing written) when there is no such lead.
+   */
+  setStatus(reference: string, status: LeadStatus, by: string, at: Date, audit: (from: LeadStatus) => AuditEntry): Promise<{ from: LeadStatus } | undefined>;
   /** The leads of one person (by normalised e-mail or phone), newest first: what a deletion would remove. */
   personLeads(match: { kind: 'email' | 'phone'; value: string }): Promise<LeadRecord[]>;
 }
@@ -88,23 +106,43 @@ export interface SuspectedSpam {
   meta: Omit<SubmissionMeta, 'now'>;
 }
 
+/** Which caught submissions to list: one search, as the inbox's, and a page. */
+export interface SpamQuery {
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
 /** Suspected spam, kept aside from the leads: no office e-mail, not counted, removed after `SPAM_KEEP_DAYS`. */
 export interface SpamFolder {
   /** Keeps a caught submission; `emailNormalised` and `phoneE164` let a deletion on request find it. */
   keepSpam(spam: SuspectedSpam, person: { emailNormalised: string; phoneE164: string }): Promise<void>;
-  listSpam(limit: number): Promise<SuspectedSpam[]>;
+  /** What `query` selects, newest first (the inbox's search: name, e-mail, phone digits, reference). */
+  listSpam(query: SpamQuery): Promise<SuspectedSpam[]>;
   findSpam(id: string): Promise<SuspectedSpam | undefined>;
-  /** Removes it (once released as a lead); resolves `false` when it was already gone. */
-  dropSpam(id: string): Promise<boolean>;
+  /**
+   * Takes the caught submission `id` in as `lead`, in one transaction: stored as the intake stores
+   * a lead (or found to be a duplicate of one taken in the last 24 hours), removed from suspected
+   * spam, with `audit`'s line. `gone` when it is no longer kept (released meanwhile, or expired).
+   */
+  releaseSpam(id: string, lead: LeadRecord, audit: (taken: SpamRelease) => AuditEntry): Promise<SpamRelease | { kind: 'gone' }>;
 }
 
+/** A released submission: a new lead, or the one it duplicates; with the reference the inbox shows. */
+export type SpamRelease = { kind: 'created'; reference: string } | { kind: 'duplicate'; reference: string };
+
 /** One thing the office did, as the audit trail keeps it: who, when, what, never a customer's details. */
-export interface AuditEntry {
-  at: Date;
-  actor: string;
-  action: 'signed in' | 'signed out' | 'exported' | 'deleted on request' | 'set a status' | 'released from spam' | 'account added' | 'account removed';
-  /** What it was done to, without personal data: a reference, a count, a period. */
-  detail: string;
+export interface AuditEntry extends AuditNote {
+  action:
+    | 'signed in'
+    | 'sign-in refused'
+    | 'signed out'
+    | 'exported'
+    | 'deleted on request'
+    | 'set a status'
+    | 'released from spam'
+    | 'account added'
+    | 'account removed';
 }
 
 export interface AuditTrail {

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { publishedDocument } from '../discovery/published.ts';
+import { asPublished, publishedDocument } from '../discovery/published.ts';
 
 export const prerender = true;
-export const GET: APIRoute = async () => new Response(JSON.stringify(await publishedDocument(), null, 2));
+export const GET: APIRoute = async () => new Response(asPublished(JSON.stringify(await publishedDocument(), null, 2)));

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { getConfig } from '../config.ts';
+import { getConfig } from '../config/config.ts';
 import { robotsTxt } from '../discovery/robots-txt.ts';
 
 export const prerender = true;

@@ -14,18 +14,22 @@ export interface ProblemDocument {
   /** Backward-compatible copy of `detail` for the company's existing forms. */
   error: string;
   errors?: FieldError[];
-  /** On a 409: the lead that was accepted first, by its id and its short reference. */
+  /** On a 409: the lead that was accepted first, by its id and its short reference, and what happens next with it. */
   leadId?: string;
   reference?: string;
+  whatHappensNext?: string;
 }
+
+/** The members a problem of this service may carry beyond RFC 9457's and the contract's own. */
+type Extra = Pick<ProblemDocument, 'errors' | 'leadId' | 'reference' | 'whatHappensNext'>;
 
 /** A known failure, thrown or returned by a handler and turned into a problem response. */
 export class Problem extends Error {
   readonly code: ProblemCode;
   readonly detail: string;
-  readonly extra: Pick<ProblemDocument, 'errors' | 'leadId' | 'reference'>;
+  readonly extra: Extra;
   readonly headers: Record<string, string>;
-  constructor(code: ProblemCode, detail?: string, extra: Pick<ProblemDocument, 'errors' | 'leadId' | 'reference'> = {}, headers: Record<string, string> = {}) {
+  constructor(code: ProblemCode, detail?: string, extra: Extra = {}, headers: Record<string, string> = {}) {
     // A problem is an answer, not a fault: no stack trace is captured (the largest cost of a 429).
     // Nothing between the two assignments can throw, so the limit is always restored.
     const message = detail ?? PROBLEMS[code].title;

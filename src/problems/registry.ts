@@ -3,7 +3,7 @@
  * This one table feeds the API's problem responses, the examples in `spec/openapi.yaml` (checked by
  * a test) and the `/developers/errors` page, so the three cannot drift apart.
  */
-import { API_PATHS, MAX_BODY_TEXT, RATE_LIMIT, REPLAY_WINDOW_TEXT } from '../facts.ts';
+import { API_PATHS, MAX_BODY_TEXT, RATE_LIMIT, REPLAY_WINDOW_TEXT } from '../service-facts.ts';
 
 /** One kind of problem: what the API answers, and what a caller should do about it. */
 export interface ProblemType {
@@ -21,8 +21,10 @@ export const PROBLEMS = {
   rate_limited: {
     status: 429,
     title: 'Too many submissions',
-    description: `This client sent more than ${RATE_LIMIT.points} lead submissions within ${RATE_LIMIT.windowSeconds} seconds. Every POST to ${API_PATHS.leads} or ${API_PATHS.deprecatedLeads} counts, accepted or not.`,
-    resolution: 'Wait the number of seconds given in Retry-After, then send the request again once.',
+    description:
+      `This client sent more than ${RATE_LIMIT.points} lead submissions within ${RATE_LIMIT.windowSeconds} seconds. ` +
+      `Every POST to ${API_PATHS.leads} or ${API_PATHS.deprecatedLeads} counts, accepted or not.`,
+    resolution: 'Send the same body with the same Idempotency-Key once the seconds in Retry-After have passed.',
   },
   authorization_not_accepted: {
     status: 400,
@@ -53,17 +55,23 @@ export const PROBLEMS = {
     status: 422,
     title: 'Communications consent required',
     description:
-      'A quote request needs communicationsConsent set to the JSON value true: the customer must have explicitly asked to be contacted. A contact message may leave it out, but if it carries it, it must be true too. The errors array also lists every other field problem.',
+      'A quote request needs communicationsConsent set to the JSON value true: the customer must have explicitly ' +
+      'asked to be contacted. A contact message may leave it out, but if it carries it, it must be true too. The ' +
+      'errors array also lists every other field problem.',
     resolution:
-      'Ask the customer whether the company may contact them about this request, and only if they agree send the lead again, corrected, with communicationsConsent: true and a new Idempotency-Key.',
+      'Ask the customer whether the company may contact them about this request, and only if they agree send the lead ' +
+      'again, corrected, with communicationsConsent: true and a new Idempotency-Key.',
   },
   validation_failed: {
     status: 422,
     title: 'Invalid lead fields',
     description:
-      'One or more fields are missing, of the wrong type, badly formatted, too long or not part of the form. The errors array lists every problem with a JSON Pointer into the request body, and its detail says what the field expects. Nothing was stored.',
+      'One or more fields are missing, of the wrong type, badly formatted, too long or not part of the form. The ' +
+      'errors array lists every problem with a JSON Pointer into the request body, and its detail says what the field ' +
+      'expects. Nothing was stored.',
     resolution:
-      'Remove each member the errors array marks unknown_field, correct every other field it lists as its detail says, and send the corrected lead with a new Idempotency-Key.',
+      'Remove each member the errors array marks unknown_field, correct every other field it lists as its detail ' +
+      'says, and send the corrected lead with a new Idempotency-Key.',
   },
   idempotency_key_reused: {
     status: 422,
@@ -80,7 +88,9 @@ export const PROBLEMS = {
   duplicate_submission: {
     status: 409,
     title: 'Duplicate submission',
-    description: `The same lead (same form, same contact details and content) was already accepted in the last ${REPLAY_WINDOW_TEXT}. leadId and reference name the lead that was accepted.`,
+    description:
+      `The same lead (same form, same contact details and content) was already accepted in the last ` +
+      `${REPLAY_WINDOW_TEXT}. leadId and reference name the lead that was accepted.`,
     resolution: 'Do nothing more: the earlier submission was received and the company will contact the customer.',
   },
   not_found: {
@@ -99,15 +109,19 @@ export const PROBLEMS = {
     status: 400,
     title: 'Bad request',
     description:
-      "The request could not be understood as HTTP: its request line, a header, its path's percent-encoding or its body's framing (Content-Length, Transfer-Encoding, chunk sizes) is invalid, or the body was not received completely. The detail names the fault. Nothing was stored.",
+      "The request could not be understood as HTTP: its request line, a header, its path's percent-encoding or its " +
+      "body's framing (Content-Length, Transfer-Encoding, chunk sizes) is invalid, or the body was not received " +
+      'completely. The detail names the fault. Nothing was stored.',
     resolution:
-      'Send a well-formed HTTP/1.1 request, as a standard HTTP client library does, with a correctly encoded path and the body framed by Content-Length or chunked encoding.',
+      'Send a well-formed HTTP/1.1 request, as a standard HTTP client library does, with a correctly encoded path and ' +
+      'the body framed by Content-Length or chunked encoding.',
   },
   request_timeout: {
     status: 408,
     title: 'Request body too slow',
     description:
-      'The request body stopped arriving before it was complete, or the whole request took longer than the server waits. Nothing was stored; the connection is closed.',
+      'The request body stopped arriving before it was complete, or the whole request took longer than the server ' +
+      'waits. Nothing was stored; the connection is closed.',
     resolution: 'Send the whole request again, on a new connection, without pausing in the middle of the body.',
   },
   request_header_fields_too_large: {
@@ -120,15 +134,17 @@ export const PROBLEMS = {
     status: 500,
     title: 'Internal error',
     description: 'An unexpected failure happened on the server. Nothing was stored.',
-    resolution: 'Send the same request again later with the same Idempotency-Key; if it keeps failing, contact the company by phone.',
+    resolution: 'Send the same body with the same Idempotency-Key again later; if it keeps failing, ask the customer to call the office.',
   },
   service_unavailable: {
     status: 503,
     title: 'Service unavailable',
     description:
-      'The lead store cannot be reached, is out of space, or lost its connection while it was storing the lead. The detail says whether the lead may have been stored; otherwise nothing was stored.',
+      'The lead store cannot be reached, is out of space, or lost its connection while it was storing the lead. The ' +
+      'detail says whether the lead may have been stored; otherwise nothing was stored.',
     resolution:
-      'Send the same request again, with the same Idempotency-Key, after the number of seconds given in Retry-After: a lead that was stored is then answered as it was, never stored twice.',
+      'Send the same body with the same Idempotency-Key once the seconds in Retry-After have passed: a lead that was ' +
+      'stored is then answered as it was, never stored twice.',
   },
 } as const satisfies Record<string, ProblemType>;
 

@@ -16,17 +16,17 @@ import type { RequestInfo } from '../http/context.ts';
 import { findApiRoute, isApiPath } from '../http/routes.ts';
 import type { SecurityHeaders } from '../http/security-headers.ts';
 import { Problem, problemResponse } from '../problems/problem.ts';
-import { MAX_BODY_BYTES } from '../facts.ts';
-import type { Services } from '../app/services.ts';
+import { MAX_BODY_BYTES } from '../service-facts.ts';
+import type { PublicServices } from '../roles/index.ts';
 import { onClientError } from './client-errors.ts';
 import { onConnect } from './connect.ts';
-import { createFlights } from './flights.ts';
+import { createFlights } from './requests-in-flight.ts';
 import { gracefulStop, type StopOutcome } from './graceful-stop.ts';
 import { respondOwn } from './own-responses.ts';
 import { afterAnswer, announcesBody, RequestBody } from './request-body.ts';
 import { createRequestLog } from './request-log.ts';
 import { normaliseTarget } from './request-target.ts';
-import { HeldResponse } from './hold-answer.ts';
+import { HeldResponse } from './held-response.ts';
 import { handToAstro, type AstroHandler } from './serve-astro.ts';
 import { refuseMethod, serveFile, setHeaders } from './serve-static.ts';
 import type { StaticFile } from './static-files.ts';
@@ -34,7 +34,7 @@ import type { StaticFile } from './static-files.ts';
 export type { AstroHandler } from './serve-astro.ts';
 
 export interface AppServerOptions {
-  services: Services;
+  services: PublicServices;
   astro: AstroHandler;
   staticFiles: Map<string, StaticFile>;
   security: SecurityHeaders;
@@ -63,6 +63,20 @@ export const SERVER_TIMEOUTS = {
 
 /** Methods a web `Request` cannot carry: Astro would fail to build the request, so they are answered here. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** Resolves once `res` can take more without buffering it (at once, unless a write was refused), or has closed. */
+function drained(res: ServerResponse): Promise<void> {
+  if (!res.writableNeedDrain || res.closed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
 
 /** Creates the server; `listen` is the caller's. */
 export function createAppServer(options: AppServerOptions): AppServer {
@@ -116,6 +130,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       id: requestId,
       clientAddress: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy),
       host: sentHost,
+      drained: () => drained(res),
     };
 
     if (FORBIDDEN_METHODS.has(req.method ?? '')) {
@@ -136,7 +151,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     return toAstro(req, res, request, body);
   };
 
-  // Responses Astro writes are held and sent whole (`hold-answer.ts`).
+  // Responses Astro writes are held and sent whole (`held-response.ts`).
   const server = createServer({ ...SERVER_TIMEOUTS, ServerResponse: HeldResponse });
   const lifecycle = gracefulStop(server);
   /** Every request is counted by the clean stop from its arrival until its handler has settled. */

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { RequestBodyError } from '../http/read-body.ts';
 import type { SecurityHeaders } from '../http/security-headers.ts';
 import { PROBLEMS } from '../problems/registry.ts';
-import type { Flights } from './flights.ts';
+import type { Flights } from './requests-in-flight.ts';
 import { respondOwn, sendRaw, transportProblem, transportProblemResponse } from './own-responses.ts';
 import { LINGER } from './request-body.ts';
 import type { RequestLog } from './request-log.ts';

@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { serveRoute } from '../http/api.ts';
 import { clientAddress } from '../http/client-address.ts';
-import type { AppServices, RequestInfo } from '../http/context.ts';
+import type { PublicServices, RequestInfo } from '../http/context.ts';
 import { findApiRoute, isApiPath } from '../http/routes.ts';
 import type { SecurityHeaders } from '../http/security-headers.ts';
 import { sendRaw, transportProblemResponse } from './own-responses.ts';
@@ -16,7 +16,11 @@ import type { RequestLog } from './request-log.ts';
 import { normaliseTarget } from './request-target.ts';
 
 /** The server's `connect` listener. */
-export function onConnect(deps: { services: AppServices; security: SecurityHeaders; requestLog: RequestLog }): (req: IncomingMessage, socket: Socket) => void {
+export function onConnect(deps: {
+  services: PublicServices;
+  security: SecurityHeaders;
+  requestLog: RequestLog;
+}): (req: IncomingMessage, socket: Socket) => void {
   const { services, security, requestLog } = deps;
   const { config } = services;
   return (req, socket) => {

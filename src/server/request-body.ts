@@ -13,7 +13,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { RequestBodyError } from '../http/read-body.ts';
-import { BODY_IDLE_TIMEOUT_SECONDS, MAX_BODY_BYTES } from '../facts.ts';
+import { BODY_IDLE_TIMEOUT_SECONDS, MAX_BODY_BYTES } from '../service-facts.ts';
 
 const BODY_IDLE_TIMEOUT_MS = BODY_IDLE_TIMEOUT_SECONDS * 1000;
 

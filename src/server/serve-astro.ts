@@ -2,15 +2,15 @@
  * Handing a request to Astro (the adapter's middleware-mode handler): the API's route files and the
  * on-demand pages. What Astro does not route is the site's 404 page; a request body goes as the
  * adapter's `req.body`, which it reads in place of the request stream; what Astro answers is sent
- * whole, in one write, and compressed when the client accepts it and it pays (`hold-answer.ts`).
+ * whole, in one write, and compressed when the client accepts it and it pays (`held-response.ts`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { RequestInfo } from '../http/context.ts';
-import type { Services } from '../app/services.ts';
+import type { PublicServices } from '../roles/index.ts';
 import type { SecurityHeaders } from '../http/security-headers.ts';
-import { MAX_BODY_BYTES } from '../facts.ts';
-import { HeldResponse } from './hold-answer.ts';
+import { MAX_BODY_BYTES } from '../service-facts.ts';
+import { HeldResponse } from './held-response.ts';
 import type { RequestBody } from './request-body.ts';
 import { serveFile, setHeaders } from './serve-static.ts';
 import type { StaticFile } from './static-files.ts';
@@ -23,7 +23,7 @@ export type HandToAstro = (req: IncomingMessage, res: ServerResponse, request: R
 
 export function handToAstro(deps: {
   astro: AstroHandler;
-  services: Services;
+  services: PublicServices;
   notFoundPage: StaticFile | undefined;
   security: SecurityHeaders;
   logger: Logger;

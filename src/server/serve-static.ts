@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SecurityHeaders } from '../http/security-headers.ts';
-import { negotiate } from './compression.ts';
+import { negotiate } from '../lib/compression.ts';
 import type { StaticFile } from './static-files.ts';
 
 /**

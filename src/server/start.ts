@@ -7,8 +7,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { handler } from '@astrojs/node/server.js';
-import { ConfigError, type Config } from '../config.ts';
-import { fillConfigured } from '../components/configured-values.ts';
+import { ConfigError, type Config } from '../config/config.ts';
+import { fillConfigured } from '../site/configured-values.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { backupInWorker, startBackups } from '../jobs/backups.ts';
 import { startOfficeMail, type OfficeMailJob } from '../jobs/office-mail.ts';
@@ -16,13 +16,13 @@ import { startPurges } from '../jobs/purge.ts';
 import { plural } from '../lib/text.ts';
 import { officeMessage } from '../mail/office-message.ts';
 import { smtpMailer } from '../mail/smtp.ts';
-import { jobRoles, services, StartupError, type Services } from '../app/services.ts';
+import { composition, StartupError, type Composition } from '../app/services.ts';
 import { createAppServer, type AstroHandler } from './app-server.ts';
 import { loadStaticFiles } from './static-files.ts';
 
 /** The prerendered site, beside this bundle, and its compressed files (`src/integrations/precompress.ts`). */
-const CLIENT_DIR = fileURLToPath(new URL('../client/', import.meta.url));
-const PRECOMPRESSED_DIR = fileURLToPath(new URL('../precompressed/', import.meta.url));
+const CLIENT_DIR = fileURLToPath(new URL('../client', import.meta.url));
+const PRECOMPRESSED_DIR = fileURLToPath(new URL('../precompressed', import.meta.url));
 /** The backup worker thread's entry, bundled beside this one (`src/server/backup-worker.ts`). */
 const BACKUP_WORKER = join(dirname(fileURLToPath(import.meta.url)), 'backup-worker.mjs');
 /** The `SITE_URL` the documents were rendered with (Astro's `site`, fixed at build time). */
@@ -35,19 +35,19 @@ function fail(message: string): never {
 
 /** Starts the server; a configuration or store the server cannot start with ends the process with a message. */
 export async function start(): Promise<void> {
-  let opened: Services;
+  let opened: Composition;
   try {
-    opened = await services();
+    opened = await composition();
   } catch (err) {
     if (err instanceof ConfigError || err instanceof StartupError) fail(err.message);
     throw err;
   }
-  const { config, logger } = opened;
+  const { config, logger } = opened.services;
   // Each job gets its role of the store, an object of those methods alone.
-  const jobs = await jobRoles();
+  const { jobs } = opened;
   const security = securityHeaders(config);
   const { server, stop } = createAppServer({
-    services: opened,
+    services: opened.services,
     astro: handler as AstroHandler,
     staticFiles: loadStaticFiles(CLIENT_DIR, config.siteUrl, {
       render: (text) => fillConfigured(text.replaceAll(BUILT_FOR, config.siteUrl), config),
@@ -66,7 +66,7 @@ export async function start(): Promise<void> {
       : undefined;
   let officeMail: OfficeMailJob | undefined;
   if (config.mail) {
-    const { company } = await import('../site.ts');
+    const { company } = await import('../site/company.ts');
     const { name, timeZone } = await company();
     const settings = { from: config.mail.from, to: config.mail.office, siteUrl: config.siteUrl, company: { name, timeZone } };
     officeMail = startOfficeMail({ store: jobs.outbox, logger, mailer: smtpMailer(config.mail.smtp), compose: (lead) => officeMessage(lead, settings) });
@@ -131,5 +131,8 @@ export function startupLine(config: Config, port: number): string {
   const backups = config.backups
     ? `backups every ${config.backups.intervalHours} h into ${config.backups.dir}`
     : 'no scheduled backups (BACKUP_DIR is not set)';
-  return `Lead Intake API: the site is at ${config.siteUrl} (listening on ${config.host}:${port}); leads are kept in ${store}, rate limits counted ${limiter}; ${mail}; ${backups}.`;
+  return (
+    `Lead Intake API: the site is at ${config.siteUrl} (listening on ${config.host}:${port}); leads are kept in ` +
+    `${store}, rate limits counted ${limiter}; ${mail}; ${backups}.`
+  );
 }

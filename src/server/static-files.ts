@@ -14,10 +14,19 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import { API_CATALOG_MEDIA_TYPE } from '../discovery/api-catalog.ts';
+import { API_CATALOG_MEDIA_TYPE } from '../service-facts.ts';
 import { pageCsp, type SecurityHeaders } from '../http/security-headers.ts';
-import { MANIFEST, precompressedFile, type PrecompressedManifest } from '../integrations/precompress.ts';
-import { CODINGS, compressible, encode, etagOf, worthSending, type Coding } from './compression.ts';
+import {
+  CODINGS,
+  compressible,
+  encode,
+  etagOf,
+  MANIFEST,
+  precompressedFile,
+  worthSending,
+  type Coding,
+  type PrecompressedManifest,
+} from '../lib/compression.ts';
 
 /** One representation of a file ready to send: its bytes, and its header block flattened for `writeHead`. */
 export interface Representation {

@@ -54,7 +54,8 @@ export async function backupSqliteFile(source: string, destination: string): Pro
   const clash = storeFileAt(source, destination);
   if (clash) {
     throw new BackupError(
-      `${destination} is the store's own ${clash}: a backup written there would destroy the store it copies. Nothing was written. Name a file in another place, such as a backups folder.`,
+      `${destination} is the store's own ${clash}: a backup written there would destroy the store it copies. Nothing ` +
+        `was written. Name a file in another place, such as a backups folder.`,
     );
   }
   const partial = join(dir, `.${basename(destination)}.${randomBytes(4).toString('hex')}.partial`);
@@ -100,7 +101,11 @@ export async function backupSqliteFile(source: string, destination: string): Pro
 function failedCheck(rows: string[]): string {
   const problems = rows.flatMap((row) => row.split('\n')).filter((line) => line !== '' && !line.startsWith('*** in database'));
   const count = problems.length >= 100 ? `${problems.length} or more problems` : plural(problems.length, 'problem');
-  return `the copy failed PRAGMA integrity_check, so the store itself is likely damaged; no backup was kept. Check the store (PRAGMA integrity_check) and keep the backups made before now. SQLite found ${count}, the first: ${problems.slice(0, 3).join('; ')}`;
+  return (
+    `the copy failed PRAGMA integrity_check, so the store itself is likely damaged; no backup was kept. Check the ` +
+    `store (PRAGMA integrity_check) and keep the backups made before now. SQLite found ${count}, the first: ` +
+    `${problems.slice(0, 3).join('; ')}`
+  );
 }
 
 /**

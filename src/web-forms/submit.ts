@@ -5,18 +5,17 @@
  * answered like a success and kept aside as suspected spam, never as a lead.
  */
 import { randomUUID } from 'node:crypto';
-import { spendSubmission } from '../limiter/submissions.ts';
 import { toE164UsPhone } from '../leads/phone.ts';
 import type { SpamReason } from '../office/store.ts';
-import type { AppServices, RequestInfo } from '../app/context.ts';
+import type { PublicServices, RequestInfo } from '../roles/index.ts';
 import { fieldOf, personMessage } from '../leads/fields.ts';
 import { MAX_LENGTH } from '../leads/schema.ts';
 import { newReference } from '../leads/reference.ts';
 import { takeLead, UNAVAILABLE_RETRY_AFTER_SECONDS, type IntakeOutcome } from '../leads/intake.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { issueFormToken, readFormToken } from './token.ts';
-import { WEB_FORMS, type WebForm } from './forms.ts';
-import type { FormWords } from './words.ts';
+import { WEB_FORMS, type WebForm } from '../site/forms.ts';
+import type { FormWords } from '../site/form-words.ts';
 
 /** The least time a person takes to fill in a form; anything faster is a program. */
 export const MIN_FILL_MS = 3_000;
@@ -76,10 +75,14 @@ export function outcomeMessage(outcome: FormOutcome, words: Pick<FormWords, 'nex
         ? `One answer needs your attention before the ${what} can be sent.`
         : `${outcome.errors.length} answers need your attention before the ${what} can be sent.`;
     case 'rate_limited':
-      return `Too many requests were sent from your connection in the last minute. Nothing was saved. Please try again in ${outcome.retryAfterSeconds} seconds, or ${call}.`;
+      return (
+        `Too many requests were sent from your connection in the last minute. Nothing was saved. Please try again in ` +
+        `${outcome.retryAfterSeconds} seconds, or ${call}.`
+      );
     case 'unavailable':
       return outcome.maybeStored
-        ? `We could not confirm that your ${what} was saved. Please send it again in a moment: if it was saved, it will not be saved twice. If it keeps failing, ${call}.`
+        ? `We could not confirm that your ${what} was saved. Please send it again in a moment: if it was saved, it will ` +
+            `not be saved twice. If it keeps failing, ${call}.`
         : `We could not save your ${what} just now: nothing was saved. Please try again in ${outcome.retryAfterSeconds} seconds, or ${call}.`;
     case 'already_sent':
       return `This form was already sent, with other answers. To send a new ${what}, reload the page and fill it in again.`;
@@ -88,6 +91,15 @@ export function outcomeMessage(outcome: FormOutcome, words: Pick<FormWords, 'nex
     case 'failed':
       return `Something went wrong on our side and nothing was saved. Please try again, or ${call}.`;
   }
+}
+
+/**
+ * What a trap caught, each answer cut to the longest the form takes (`MAX_LENGTH`; 200 characters
+ * for anything else): it is kept unchecked, and must not make the office's page heavy.
+ */
+function bounded(body: Record<string, unknown>): Record<string, unknown> {
+  const longest = (name: string) => (MAX_LENGTH as Record<string, number>)[name] ?? 200;
+  return Object.fromEntries(Object.entries(body).map(([name, value]) => [name, typeof value === 'string' ? value.slice(0, longest(name)) : value]));
 }
 
 /** A field as typed: a browser sends a text box's line breaks as CR LF, counted here as one character, as the page's counter does. */
@@ -100,7 +112,7 @@ const text = (data: FormData, name: string) => {
 export async function submitWebForm(
   data: FormData,
   words: FormWords,
-  ctx: { services: AppServices; request: RequestInfo; userAgent: string | null; budget?: RateLimitState },
+  ctx: { services: PublicServices; request: RequestInfo; userAgent: string | null; budget: RateLimitState | undefined },
   now = new Date(),
 ): Promise<FormResult> {
   const { form } = words;
@@ -121,8 +133,9 @@ export async function submitWebForm(
   });
 
   // The same budget as the API: a form submission is one of the client's submissions a minute,
-  // counted once, by the middleware's guard when the request came through it.
-  const limit = ctx.budget ?? (await spendSubmission(services.limiter, request.clientAddress));
+  // spent once, by the front door (`src/http/front-door.ts`).
+  const limit = ctx.budget;
+  if (!limit) throw new Error('a web form submission reached its action without its budget');
   if (!limit.allowed) return result({ kind: 'rate_limited', retryAfterSeconds: limit.resetSeconds });
 
   const pageUrl = new URL(WEB_FORMS[form].path, services.config.siteUrl).href;
@@ -144,10 +157,15 @@ export async function submitWebForm(
   const caughtBy = async (reason: SpamReason) => {
     caught++;
     const reference = newReference(form);
-    const { now: at, ...how } = meta;
+    // The consent's wording is evidence only for a sender who had this form's page (a valid token).
+    const { now: at, disclosure, ...how } = meta;
+    const sawWording = disclosure !== undefined && token?.form === form && token.disclosureVersion === disclosure.version;
     const person = { emailNormalised: values.email!.trim().toLowerCase(), phoneE164: toE164UsPhone(values.phone!.trim()) ?? '' };
     try {
-      await services.spamFolder.keepSpam({ id: randomUUID(), reference, formType: form, receivedAt: at, reason, body, meta: how }, person);
+      await services.spamFolder.keepSpam(
+        { id: randomUUID(), reference, formType: form, receivedAt: at, reason, body: bounded(body), meta: { ...how, ...(sawWording && { disclosure }) } },
+        person,
+      );
       services.logger.info(
         { form, trap: reason, caughtSinceStart: caught },
         'web form submission caught by a spam trap; answered as received, kept as suspected spam',

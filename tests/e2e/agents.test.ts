@@ -13,6 +13,7 @@ import { contact, newClient, quote } from '../support/fixtures.ts';
 import { call, postJson } from '../support/http.ts';
 import { headerErrors, openapi, schemaErrors } from '../support/openapi.ts';
 import { exportLeads, startServer, type RunningServer } from '../support/server.ts';
+import { RULES } from '../../src/service-rules.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -287,7 +288,7 @@ describe('the examples agents copy', () => {
         expect(reply.status, `${name}, attempt ${attempt}: ${reply.text}`).toBe(201);
       }
     }
-    expect(openapi.components.parameters.IdempotencyKey.description).toMatch(/new random value .* for each submission/);
+    expect(openapi.components.parameters.IdempotencyKey.description).toContain(RULES.idempotencyKey);
   });
 });
 
@@ -313,7 +314,7 @@ describe('what the company offers, in every document an agent reads', () => {
       expect(llms, field).toContain(guidance);
       expect(developers, field).toContain(guidance);
     }
-    expect(status.guidance.consentTimestamp).toMatch(/Leave it out if you do not know it/);
+    expect(status.guidance.consentTimestamp).toBe(RULES.consentTimestamp);
     expect(status.guidance.pageUrl).toMatch(/Leave it out when there is no page/);
     expect(status.guidance.communicationsConsent).toContain('may call me, text me and e-mail me about this request');
     expect(fieldSchema('QuoteRequest', 'consentTimestamp').description).toContain(status.guidance.consentTimestamp);

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCatalog } from '../../src/discovery/api-catalog.ts';
 import { openApiDocument } from '../../src/discovery/openapi.ts';
 import { PROBLEM_CODES } from '../../src/problems/registry.ts';
-import { USAGE_RULES } from '../../src/facts.ts';
+import { USAGE_RULES } from '../../src/service-facts.ts';
+import { ENVIRONMENT_RULE, RULES } from '../../src/service-rules.ts';
 import { company, offer } from '../support/fixtures.ts';
 import { call } from '../support/http.ts';
 import { openapi, schemaErrors } from '../support/openapi.ts';
@@ -54,7 +55,7 @@ describe('/openapi.json', () => {
     const reply = await call(`${server.url}/openapi.json`);
     expect(reply.headers.get('content-type')).toBe('application/json');
     expect(reply.json.openapi).toBe('3.1.0');
-    expect(reply.json.servers).toEqual([{ url: BASE, description: 'Production: this deployment', 'x-internal': false }]);
+    expect(reply.json.servers).toEqual([{ url: BASE, description: `test: ${ENVIRONMENT_RULE.test}`, 'x-internal': false }]);
     expect(Object.keys(reply.json.paths)).toEqual(expect.arrayContaining(['/api/v1', '/api/v1/leads', '/api/leads']));
     expect(reply.json.components.schemas.ProblemCode.enum).toEqual(PROBLEM_CODES);
   });
@@ -120,6 +121,53 @@ describe('/llms.txt', () => {
 
   it('is announced by GET /api/v1 with rel="describedby"', async () => {
     expect((await call(`${server.url}/api/v1`)).headers.get('link')).toContain(`<${BASE}/llms.txt>; rel="describedby"`);
+  });
+});
+
+describe('one sentence per rule', () => {
+  /** What a reader of each document reads: an HTML page's text, the description's strings, /llms.txt as it is. */
+  const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : []);
+  const pageText = (html: string) =>
+    html
+      .replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/g, ' ')
+      .replace(/<[^>]+>/g, '')
+      .replace(/&quot;|&#34;/g, '"')
+      .replace(/&#39;|&#x27;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  async function documents(): Promise<Record<string, string>> {
+    const text = async (path: string) => (await call(`${server.url}${path}`)).text;
+    return {
+      '/openapi.json': strings(JSON.parse(await text('/openapi.json'))).join('\n'),
+      '/llms.txt': await text('/llms.txt'),
+      '/developers': pageText(await text('/developers')),
+      '/api-docs': pageText(await text('/api-docs')),
+      '/terms': pageText(await text('/terms')),
+      '/privacy': pageText(await text('/privacy')),
+    };
+  }
+  const count = (text: string, part: string) => text.split(part).length - 1;
+
+  it('each rule is stated word for word in every document an agent reads, and wherever its opening words appear the whole sentence follows', async () => {
+    const docs = await documents();
+    const rules = { ...RULES, environment: ENVIRONMENT_RULE.test };
+    for (const [rule, sentence] of Object.entries(rules)) {
+      const opening = sentence.split(' ').slice(0, 5).join(' ');
+      for (const [path, text] of Object.entries(docs)) {
+        if (['/openapi.json', '/llms.txt', '/developers', '/api-docs'].includes(path)) expect(count(text, sentence), `${rule} in ${path}`).toBeGreaterThan(0);
+        expect(count(text, opening), `"${opening}" in ${path} is the whole ${rule} rule each time`).toBe(count(text, sentence));
+      }
+    }
+  });
+
+  it("the deployment's kind is the same in every document and in GET /api/v1: this one is a test deployment", async () => {
+    const docs = await documents();
+    expect((await call(`${server.url}/api/v1`)).json).toMatchObject({ environment: 'test', deployment: ENVIRONMENT_RULE.test });
+    for (const [path, text] of Object.entries(docs)) {
+      expect(text, path).not.toContain('@@configured');
+      expect(text, path).not.toContain(ENVIRONMENT_RULE.production);
+    }
   });
 });
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/config.ts';
 import { BACKUP_FILE } from '../../src/jobs/backups.ts';
 import { newClient, quote } from '../support/fixtures.ts';
 import { decode, textPaths } from '../support/codings.ts';
@@ -134,11 +134,11 @@ describe('a backup by hand while leads keep coming, and a restore from it', () =
     const db = new DatabaseSync(older);
     const latest = (db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number }).v;
     // As a backup taken before the outbox existed would be (and before deletion records lost their
-    // hash, leads had a short reference, and the office had its page).
+    // hash, leads had a short reference, and the office had its page and its searches).
     db.exec(
       `DROP TABLE outbox; ALTER TABLE deletion_records ADD COLUMN identifier_hash TEXT NOT NULL DEFAULT '';
        DROP INDEX leads_by_reference; ALTER TABLE leads DROP COLUMN reference;
-       DROP TABLE office_sessions; DROP TABLE office_users; DROP TABLE suspected_spam; DROP TABLE office_audit;
+       DROP TABLE office_searches; DROP TABLE office_sessions; DROP TABLE office_users; DROP TABLE suspected_spam; DROP TABLE office_audit;
        ALTER TABLE leads DROP COLUMN status; ALTER TABLE leads DROP COLUMN status_by; ALTER TABLE leads DROP COLUMN status_at;
        DELETE FROM schema_migrations WHERE version >= 4;`,
     );

@@ -16,7 +16,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, matchesGlob } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toLeadRecord } from '../../src/leads/lead.ts';
 import { validateLead } from '../../src/leads/validate.ts';
@@ -121,12 +121,20 @@ describe("the README's quick start, on a clean copy", () => {
     expect(output).toContain('"msg":"stopped"');
   }, 180_000);
 
-  it("runs the whole suite with its second command: package.json's test script, vitest run on every test file", () => {
+  it("runs the whole suite with its second command: package.json's test script, vitest run on every test file", async () => {
     expect(test).toBe('npm test');
     const pkg = JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.test).toBe('vitest run');
-    // Running it here would run this test again, and the whole suite inside itself.
-    expect(readFileSync(join(copy, 'vitest.config.ts'), 'utf8')).toContain("include: ['tests/**/*.test.ts']");
+    // Running it here would run this test again, and the whole suite inside itself: every test file
+    // is in one of the configuration's projects instead (`npm run test:unit` runs the first alone).
+    const { default: config } = (await import(join(ROOT, 'vitest.config.ts'))) as { default: { test: { projects: Array<{ test: { include: string[] } }> } } };
+    const patterns = config.test.projects.flatMap((project) => project.test.include);
+    const files = readdirSync(join(ROOT, 'tests'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => `tests/${f}`);
+    expect(files.length).toBeGreaterThan(40);
+    expect(files.filter((file) => !patterns.some((pattern) => matchesGlob(file, pattern)))).toEqual([]);
+    expect(pkg.scripts['test:unit']).toBe('vitest run --project unit');
   });
 
   it('then restores a backup as docs/office.md writes it for the default layout: the leads of the backup, and none stored after it', async () => {

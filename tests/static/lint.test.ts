@@ -4,17 +4,21 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, ROOT } from '../support/server.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { fillConfigured } from '../../src/site/configured-values.ts';
 
 const run = promisify(execFile);
 const env = { ...childEnv(), REDOCLY_TELEMETRY: 'off', ASTRO_TELEMETRY_DISABLED: '1', SCARF_ANALYTICS: 'false' };
 
 describe('static checks', () => {
-  // What agents read: the built /openapi.json, as a production deployment serves it (on its https origin).
+  // What agents read: the built /openapi.json, as a production deployment serves it (on its https
+  // origin, its configured values in place, as the server puts them at start-up).
   const file = 'dist/lint/openapi.json';
   beforeAll(() => {
     mkdirSync(`${ROOT}dist/lint`, { recursive: true });
     const built = readFileSync(`${ROOT}dist/client/openapi.json`, 'utf8');
-    writeFileSync(`${ROOT}${file}`, built.replaceAll('http://localhost:4321', 'https://www.example-cleaning.com'));
+    const production = loadConfig({ SITE_URL: 'https://www.example-cleaning.com' });
+    writeFileSync(`${ROOT}${file}`, fillConfigured(built.replaceAll('http://localhost:4321', production.siteUrl), production));
   });
 
   it('the published OpenAPI description passes redocly lint (recommended ruleset) with no warning', async () => {
@@ -23,9 +27,9 @@ describe('static checks', () => {
     expect(`${stdout}${stderr}`).not.toMatch(/warning/);
   }, 120_000);
 
-  it('the published OpenAPI description passes Spectral with the OWASP API Security ruleset (no errors)', async () => {
-    const { stdout } = await run('npx', ['--no-install', 'spectral', 'lint', file, '--fail-severity=error', '--ruleset', '.spectral.yaml'], { cwd: ROOT, env });
-    expect(stdout).toMatch(/(?<!\d)0 errors|No results/);
+  it('the published OpenAPI description passes Spectral with the OWASP API Security ruleset, with no warning', async () => {
+    const { stdout } = await run('npx', ['--no-install', 'spectral', 'lint', file, '--fail-severity=warn', '--ruleset', '.spectral.yaml'], { cwd: ROOT, env });
+    expect(stdout).toMatch(/No results with a severity of 'warn' or higher found!|^No results/m);
   }, 120_000);
 
   it('astro check and tsc --noEmit report no errors', async () => {

@@ -1,4 +1,6 @@
 /** Lead bodies for tests: example.com addresses and 555-01xx numbers only. */
+import type { CallBackPromise } from '../../src/leads/next-step.ts';
+
 let counter = 0;
 
 /** A valid quote request; `n` makes it distinct from others (so it is not a duplicate). */
@@ -34,6 +36,14 @@ export function contact(overrides: Record<string, unknown> = {}): Record<string,
 }
 
 let clientCounter = 0;
+/** How the store holds a `quote()` sent to /api/v1/leads: its fields, its phone in E.164 and its consent evidence. */
+export const STORED_QUOTE = {
+  receivedVia: '/api/v1/leads',
+  phoneE164: '+15035550142',
+  fields: { bedrooms: '3', communicationsConsent: true },
+  consent: { communicationsConsent: true, pageUrl: 'https://www.example-cleaning.com/quote' },
+};
+
 /**
  * Headers that make a request come from a client of its own (a fresh /64 of the IPv6 documentation
  * prefix), for a server started with TRUST_PROXY naming loopback: each test gets its own rate-limit budget.
@@ -52,7 +62,21 @@ export function offer() {
   };
 }
 
+/** The example company's promise: one working day, Monday to Friday; the phone answered weekdays 8 to 6 and Saturday 9 to 1 (Los Angeles). */
+export function promise(): CallBackPromise {
+  return {
+    companyName: 'Example Cleaning Co.',
+    timeZone: 'America/Los_Angeles',
+    workingDays: 1,
+    on: [1, 2, 3, 4, 5],
+    hours: [
+      { days: [1, 2, 3, 4, 5], opens: 8 * 60, closes: 18 * 60, words: { days: 'Monday to Friday', opens: '8 am', closes: '6 pm' } },
+      { days: [6], opens: 9 * 60, closes: 13 * 60, words: { days: 'Saturday', opens: '9 am', closes: '1 pm' } },
+    ],
+  };
+}
+
 /** The company's facts as the documents state them, for the description's functions called outside a build. */
 export function company() {
-  return { name: 'Example Cleaning Co.', phone: '(503) 555-0100', serviceArea: 'Portland, Oregon and Vancouver, Washington' };
+  return { name: 'Example Cleaning Co.', phone: '(503) 555-0100', serviceArea: 'Portland, Oregon and Vancouver, Washington', promise: promise() };
 }

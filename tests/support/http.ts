@@ -10,7 +10,11 @@ export interface Reply {
 
 /** Sends a request with fetch and reads the whole reply. */
 export async function call(url: string, init: RequestInit = {}): Promise<Reply> {
-  const res = await fetch(url, { redirect: 'manual', ...init });
+  return readReply(await fetch(url, { redirect: 'manual', ...init }));
+}
+
+/** A response read whole: its text, and its JSON when it is JSON. */
+export async function readReply(res: Response): Promise<Reply> {
   const text = await res.text();
   let json: unknown;
   try {

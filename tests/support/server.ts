@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-export const ROOT = new URL('../../', import.meta.url).pathname;
+export const ROOT = new URL('../..', import.meta.url).pathname;
 
 /**
  * The environment of a process the tests start, without the test runner's own variables: Vite

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, V1_LAUNCH_DATE } from '../../src/config.ts';
+import { ConfigError, loadConfig, V1_LAUNCH_DATE } from '../../src/config/config.ts';
 
 describe('loadConfig', () => {
   it('has the contract defaults', () => {
@@ -50,6 +50,12 @@ describe('loadConfig', () => {
 
   it('refuses an in-memory SQLite store, which would lose every lead on restart', () => {
     expect(() => loadConfig({ DATABASE_URL: 'file::memory:' })).toThrow(/DATABASE_URL/);
+  });
+
+  it('refuses ENVIRONMENT=production on an http:// origin, and knows no other environment', () => {
+    expect(() => loadConfig({ ENVIRONMENT: 'production', SITE_URL: 'http://leads.example.com' })).toThrow(/ENVIRONMENT: production needs an https SITE_URL/);
+    expect(() => loadConfig({ ENVIRONMENT: 'staging' })).toThrow(/ENVIRONMENT must be production or test/);
+    expect(loadConfig({ ENVIRONMENT: 'production', SITE_URL: 'https://leads.example.com' }).environment).toBe('production');
   });
 
   it('selects PostgreSQL for a postgres:// DATABASE_URL', () => {

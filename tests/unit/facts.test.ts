@@ -1,5 +1,5 @@
 /**
- * Each fact the service enforces is stated once, in `src/facts.ts`: every text that mentions
+ * Each fact the service enforces is stated once, in `src/service-facts.ts`: every text that mentions
  * it (pages, the OpenAPI source, llms.txt, the problem registry, the handlers' messages) names it
  * instead of copying it, so that changing the constant changes them all.
  */
@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../../src/http/routes.ts';
 import { openapi } from '../support/openapi.ts';
-import { API_PATHS, FACTS } from '../../src/facts.ts';
+import { API_PATHS, FACTS } from '../../src/service-facts.ts';
 import { ROOT } from '../support/server.ts';
 
 /** Copies of a fact, as a text would write them. */

@@ -12,9 +12,14 @@ import { toLeadRecord } from '../../src/leads/lead.ts';
 import { purge, purgeCutoffs, SESSION_IDLE_MS, SESSION_MAX_MS, SPAM_KEEP_DAYS } from '../../src/leads/retention.ts';
 import { validateLead } from '../../src/leads/validate.ts';
 import { hashPassword, checkPassword } from '../../src/office/passwords.ts';
-import { sessionUser, signIn, type SignInDeps } from '../../src/office/session.ts';
+import { recallSearch, rememberSearch, sessionUser, SIGN_IN_LIMITS, signIn, signOut, type SignInDeps } from '../../src/office/session.ts';
 import { releaseSpam } from '../../src/office/spam.ts';
-import type { SuspectedSpam } from '../../src/office/store.ts';
+import { changeStatus } from '../../src/office/status.ts';
+import { deleteOnRequest } from '../../src/office/deletion.ts';
+import { seedLeads } from '../support/seed.ts';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
+import { SEARCHES_KEPT, type SuspectedSpam } from '../../src/office/store.ts';
 import { createMemoryLimiter } from '../../src/limiter/memory-limiter.ts';
 import type { Store } from '../../src/store/index.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
@@ -45,14 +50,41 @@ function caught(id: string, body: Record<string, unknown>, receivedAt: Date): Su
   };
 }
 
-const stores: Array<{ name: string; skip: boolean; open(): Promise<{ store: Store; cleanup(): Promise<void> }> }> = [
+/** Sign-in on `store`, with fresh throttles of the office's own limits (or of `limits`, smaller, where a test counts attempts). */
+const signInOn = (store: Store, limits: Record<keyof typeof SIGN_IN_LIMITS, { points: number; windowSeconds: number }> = SIGN_IN_LIMITS): SignInDeps => ({
+  accounts: store,
+  sessions: store,
+  audit: store,
+  limits: {
+    client: createMemoryLimiter(limits.client),
+    accountFromClient: createMemoryLimiter(limits.accountFromClient),
+    account: createMemoryLimiter(limits.account),
+  },
+});
+
+/**
+ * A password's hash at a tenth of the service's scrypt cost: the hash carries its cost, and a
+ * sign-in checks it at that cost, so these tests spend their time on the rules, not on scrypt.
+ */
+const cheapHash = (password: string) => hashPassword(password, { N: 2 ** 11, r: 8, p: 1 });
+
+/** SQL run on the store's own database, as each store spells it. */
+type RawSql = (statements: { sqlite: string; postgres: string }) => Promise<void>;
+
+const stores: Array<{ name: string; skip: boolean; open(): Promise<{ store: Store; sql: RawSql; cleanup(): Promise<void> }> }> = [
   {
     name: 'SQLite',
     skip: false,
     async open() {
       const dir = mkdtempSync(join(tmpdir(), 'office-store-'));
-      const store = openSqliteStore(join(dir, 'leads.sqlite'));
-      return { store, cleanup: async () => (await store.close(), rmSync(dir, { recursive: true, force: true })) };
+      const path = join(dir, 'leads.sqlite');
+      const store = openSqliteStore(path);
+      const sql: RawSql = async ({ sqlite }) => {
+        const db = new DatabaseSync(path);
+        db.exec(sqlite);
+        db.close();
+      };
+      return { store, sql, cleanup: async () => (await store.close(), rmSync(dir, { recursive: true, force: true })) };
     },
   },
   {
@@ -61,22 +93,35 @@ const stores: Array<{ name: string; skip: boolean; open(): Promise<{ store: Stor
     async open() {
       const schema = await createSchema();
       const store = await openPostgresStore(schema.url);
-      return { store, cleanup: async () => (await store.close(), await schema.drop()) };
+      const sql: RawSql = async ({ postgres }) => {
+        const client = new pg.Client({ connectionString: schema.url });
+        await client.connect();
+        await client.query(postgres);
+        await client.end();
+      };
+      return { store, sql, cleanup: async () => (await store.close(), await schema.drop()) };
     },
   },
 ];
 
+/** A trigger that refuses every line of the audit trail, on either store. */
+const AUDIT_DOWN = {
+  sqlite: "CREATE TRIGGER audit_down BEFORE INSERT ON office_audit BEGIN SELECT RAISE(ABORT, 'the audit trail is down'); END;",
+  postgres: `CREATE FUNCTION audit_down() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the audit trail is down'; END $$;
+             CREATE TRIGGER audit_down BEFORE INSERT ON office_audit FOR EACH ROW EXECUTE FUNCTION audit_down();`,
+};
+
 for (const kind of stores) {
   describe.skipIf(kind.skip)(`the office's roles on ${kind.name}`, () => {
     let store: Store;
+    let sql: RawSql;
     let cleanup: () => Promise<void>;
-    beforeEach(async () => ({ store, cleanup } = await kind.open()));
+    beforeEach(async () => ({ store, sql, cleanup } = await kind.open()));
     afterEach(() => cleanup());
 
     it('signs in with the right password only, and a session ends when idle, when signed out, or when the password changes', async () => {
-      await store.saveUser('office@example.com', await hashPassword('mop and bucket 2026'), new Date());
-      const limits = { account: createMemoryLimiter({ points: 5, windowSeconds: 900 }), client: createMemoryLimiter({ points: 20, windowSeconds: 900 }) };
-      const deps: SignInDeps = { accounts: store, sessions: store, audit: store, limits };
+      await store.saveUser('office@example.com', await cheapHash('mop and bucket 2026'), new Date());
+      const deps = signInOn(store);
       expect((await signIn(deps, { email: 'office@example.com', password: 'mop and bucket 2025', client: '198.51.100.1' })).kind).toBe('refused');
       expect((await signIn(deps, { email: 'nobody@example.com', password: 'mop and bucket 2026', client: '198.51.100.1' })).kind).toBe('refused');
       const t0 = new Date('2026-11-24T17:00:00Z');
@@ -98,7 +143,7 @@ for (const kind of stores) {
       // A new password ends the sessions the old one opened.
       const second = await signIn(deps, { email: 'office@example.com', password: 'mop and bucket 2026', client: '198.51.100.1' }, t0);
       if (second.kind !== 'signed_in') throw new Error(second.kind);
-      expect(await store.saveUser('office@example.com', await hashPassword('a new passphrase 2027'), t0)).toBe(false);
+      expect(await store.saveUser('office@example.com', await cheapHash('a new passphrase 2027'), t0)).toBe(false);
       expect(await sessionUser(store, second.token, t0)).toBeUndefined();
       expect(await checkPassword('a new passphrase 2027', (await store.passwordHash('office@example.com'))!)).toBe(true);
       // Removing the account ends its sessions too, and says whether there was one.
@@ -111,20 +156,138 @@ for (const kind of stores) {
       expect(await sessionUser(store, 'x'.repeat(43), t0)).toBeUndefined();
     });
 
-    it("slows an account's sign-ins after five wrong passwords, even with the right one", async () => {
-      await store.saveUser('office@example.com', await hashPassword('mop and bucket 2026'), new Date());
-      const limits = { account: createMemoryLimiter({ points: 5, windowSeconds: 900 }), client: createMemoryLimiter({ points: 20, windowSeconds: 900 }) };
-      const deps: SignInDeps = { accounts: store, sessions: store, audit: store, limits };
-      for (let i = 0; i < 5; i++)
-        expect((await signIn(deps, { email: 'office@example.com', password: `guess ${i}`, client: `198.51.100.${i}` })).kind).toBe('refused');
-      const outcome = await signIn(deps, { email: 'office@example.com', password: 'mop and bucket 2026', client: '198.51.100.99' });
-      expect(outcome).toMatchObject({ kind: 'throttled' });
+    it("slows an account's sign-ins from a client after five wrong passwords, even with the right one; a colleague elsewhere still signs in", async () => {
+      await store.saveUser('office@example.com', await cheapHash('mop and bucket 2026'), new Date());
+      const deps = signInOn(store);
+      const guesses = Array.from({ length: 5 }, (_, i) => signIn(deps, { email: 'office@example.com', password: `guess ${i}`, client: '198.51.100.66' }));
+      expect((await Promise.all(guesses)).map((o) => o.kind)).toEqual(Array(5).fill('refused'));
+      expect(await signIn(deps, { email: 'office@example.com', password: 'mop and bucket 2026', client: '198.51.100.66' })).toMatchObject({
+        kind: 'throttled',
+      });
+      expect((await signIn(deps, { email: 'office@example.com', password: 'mop and bucket 2026', client: '203.0.113.7' })).kind).toBe('signed_in');
+    });
+
+    it("refuses a client over its own limit without spending the account's attempts", async () => {
+      await store.saveUser('office@example.com', await cheapHash('mop and bucket 2026'), new Date());
+      // The rule, with a client's limit of 4 rather than 20: each attempt on an unknown account costs a whole scrypt.
+      const limits = { ...SIGN_IN_LIMITS, client: { ...SIGN_IN_LIMITS.client, points: 4 } };
+      const deps = signInOn(store, limits);
+      // The client uses up its own 20 on other accounts, then keeps hammering this one.
+      const others = Array.from({ length: limits.client.points }, (_, i) =>
+        signIn(deps, { email: `nobody${i}@example.com`, password: 'guess', client: '198.51.100.70' }),
+      );
+      expect((await Promise.all(others)).map((o) => o.kind)).toEqual(Array(limits.client.points).fill('refused'));
+      for (let i = 0; i < 30; i++)
+        expect(await signIn(deps, { email: 'office@example.com', password: 'guess', client: '198.51.100.70' })).toMatchObject({ kind: 'throttled' });
+      // None of those reached the account: its own attempts are all there for its owner.
+      expect((await deps.limits.account.peek('office@example.com')).remaining).toBe(SIGN_IN_LIMITS.account.points);
+      expect((await signIn(deps, { email: 'office@example.com', password: 'mop and bucket 2026', client: '203.0.113.8' })).kind).toBe('signed_in');
+    });
+
+    it("stops guesses spread over many clients at the account's own limit", async () => {
+      await store.saveUser('office@example.com', 'scrypt$1$1$1$AA==$AA==', new Date());
+      const deps = signInOn(store);
+      const tries = Array.from({ length: SIGN_IN_LIMITS.account.points + 5 }, (_, i) =>
+        signIn(deps, { email: 'office@example.com', password: 'guess', client: `2001:db8:${i.toString(16)}::1` }),
+      );
+      const outcomes = await Promise.all(tries);
+      expect(outcomes.filter((o) => o.kind === 'refused')).toHaveLength(SIGN_IN_LIMITS.account.points);
+      expect(outcomes.filter((o) => o.kind === 'throttled')).toHaveLength(5);
+    });
+
+    it('starts no session with a password that was changed while the sign-in was being checked', async () => {
+      await store.saveUser('office@example.com', await cheapHash('mop and bucket 2026'), new Date());
+      const deps = signInOn(store);
+      // The operator sets a new password just after the sign-in has read the old one's hash.
+      const racing: SignInDeps = {
+        ...deps,
+        accounts: {
+          passwordHash: async (email) => {
+            const old = await store.passwordHash(email);
+            await store.saveUser('office@example.com', await cheapHash('a new passphrase 2027'), new Date());
+            return old;
+          },
+        },
+      };
+      const outcome = await signIn(racing, { email: 'office@example.com', password: 'mop and bucket 2026', client: '198.51.100.80' });
+      expect(outcome.kind).toBe('refused');
+      expect((await store.listUsers())[0]!.lastSignInAt).toBeUndefined();
+    });
+
+    it('records each refused sign-in with the account tried and the client, never the password', async () => {
+      await store.saveUser('office@example.com', await cheapHash('mop and bucket 2026'), new Date());
+      const deps = signInOn(store);
+      await signIn(deps, { email: 'office@example.com', password: 'secret guess 41', client: '198.51.100.81' });
+      await signIn(deps, { email: 'nobody@example.com', password: 'secret guess 42', client: '2001:db8:5::9' });
+      const refused = (await store.recent(10)).filter((e) => e.action === 'sign-in refused');
+      expect(refused.map((e) => [e.actor, e.detail])).toEqual([
+        ['nobody@example.com', 'from 2001:db8:5::9'],
+        ['office@example.com', 'from 198.51.100.81'],
+      ]);
+      expect(JSON.stringify(await store.recent(10))).not.toContain('secret guess');
+    });
+
+    it("keeps a session's searches under handles of its own, ending with it and with any deletion on request", async () => {
+      await store.saveUser('office@example.com', await cheapHash('mop and bucket 2026'), new Date());
+      const deps = signInOn(store);
+      const mine = await signIn(deps, { email: 'office@example.com', password: 'mop and bucket 2026', client: '198.51.100.82' });
+      const theirs = await signIn(deps, { email: 'office@example.com', password: 'mop and bucket 2026', client: '198.51.100.83' });
+      if (mine.kind !== 'signed_in' || theirs.kind !== 'signed_in') throw new Error('sign-in');
+      const handle = await rememberSearch(store, mine.token, 'ada@example.com');
+      expect(handle).toMatch(/^[A-Za-z0-9_-]{16}$/);
+      expect(await recallSearch(store, mine.token, handle)).toBe('ada@example.com');
+      // Another session cannot read it, nor can a made-up handle.
+      expect(await recallSearch(store, theirs.token, handle)).toBeUndefined();
+      expect(await recallSearch(store, mine.token, "x' OR '1'='1")).toBeUndefined();
+      // The newest are kept for the back button; the oldest go.
+      const handles = [];
+      for (let i = 0; i < SEARCHES_KEPT; i++) handles.push(await rememberSearch(store, mine.token, `search ${i}`));
+      expect(await recallSearch(store, mine.token, handle)).toBeUndefined();
+      expect(await recallSearch(store, mine.token, handles[0]!)).toBe('search 0');
+      // A deletion on request forgets every search (what was typed may have been the person's).
+      await store.deletePerson({ kind: 'email', value: 'ada@example.com' }, { kind: 'email', deletedAt: new Date() });
+      expect(await recallSearch(store, mine.token, handles.at(-1)!)).toBeUndefined();
+      // Signing out ends the session's searches with it.
+      const again = await rememberSearch(store, theirs.token, 'bob');
+      await signOut(store, theirs.token, 'office@example.com');
+      expect(await recallSearch(store, theirs.token, again)).toBeUndefined();
+    });
+
+    it("lists suspected spam a page at a time, found with the inbox's search", async () => {
+      const at = (minutes: number) => new Date(Date.UTC(2026, 10, 24, 12, minutes));
+      for (let i = 0; i < 30; i++)
+        await store.keepSpam(caught(`0b8a1f4e-${String(i).padStart(4, '0')}-4c55-9d7e-2a1b3c4d5e6f`, { ...quote(), name: `Flood ${i}` }, at(i)), {
+          emailNormalised: `flood${i}@example.com`,
+          phoneE164: '+15035550100',
+        });
+      await store.keepSpam(caught('0b8a1f4e-9999-4c55-9d7e-2a1b3c4d5e6f', { ...quote(), name: 'Zoë Real-Person', phone: '(503) 555-0199' }, at(0)), {
+        emailNormalised: 'zoe@example.com',
+        phoneE164: '+15035550199',
+      });
+      const page = async (search: string | undefined, offset = 0) => (await store.listSpam({ search, limit: 25, offset })).map((s) => String(s.body.name));
+      expect(await page(undefined)).toHaveLength(25);
+      expect(await page(undefined, 25)).toHaveLength(6);
+      expect(await page('ZOË')).toEqual(['Zoë Real-Person']);
+      expect(await page('zoe@')).toEqual(['Zoë Real-Person']);
+      expect(await page('555 0199')).toEqual(['Zoë Real-Person']);
+      expect(await page('Flood 2')).toEqual([
+        'Flood 29',
+        'Flood 28',
+        'Flood 27',
+        'Flood 26',
+        'Flood 25',
+        'Flood 24',
+        'Flood 23',
+        'Flood 22',
+        'Flood 21',
+        'Flood 20',
+        'Flood 2',
+      ]);
     });
 
     it('counts attempts sent all at once before checking any: a burst gets no more tries than the limit', async () => {
-      await store.saveUser('office@example.com', await hashPassword('mop and bucket 2026'), new Date());
-      const limits = { account: createMemoryLimiter({ points: 5, windowSeconds: 900 }), client: createMemoryLimiter({ points: 20, windowSeconds: 900 }) };
-      const deps: SignInDeps = { accounts: store, sessions: store, audit: store, limits };
+      await store.saveUser('office@example.com', await cheapHash('mop and bucket 2026'), new Date());
+      const deps = signInOn(store);
       const burst = await Promise.all(
         Array.from({ length: 12 }, (_, i) => signIn(deps, { email: 'office@example.com', password: `guess ${i}`, client: '198.51.100.50' })),
       );
@@ -150,11 +313,34 @@ for (const kind of stores) {
       expect(await find({ since: t('05'), until: t('15') })).toEqual(['Bob O_Neil']);
       expect(await find({ limit: 1, offset: 1 })).toEqual(['Bob O_Neil']);
 
-      expect(await store.setStatus(bob, 'contacted', 'office@example.com', t('11'))).toEqual({ from: 'new' });
-      expect(await store.setStatus('Q-3333-33', 'done', 'office@example.com', t('11'))).toBeUndefined();
+      expect(await changeStatus(store, { reference: bob, status: 'contacted' }, 'office@example.com', t('11'))).toEqual({ kind: 'changed', from: 'new' });
+      expect(await changeStatus(store, { reference: 'Q-3333-33', status: 'done' }, 'office@example.com', t('11'))).toEqual({ kind: 'no such lead' });
+      expect((await store.recent(5)).map((e) => [e.action, e.detail])).toEqual([['set a status', `${bob}: new to contacted`]]);
       const [item] = await store.inbox({ status: 'contacted', limit: 50, offset: 0 });
       expect(item).toMatchObject({ status: 'contacted', statusBy: 'office@example.com', statusAt: t('11') });
       expect(await find({ status: 'new' })).toEqual(['100% Clean', 'Ada Lovelace']);
+    });
+
+    it('writes each change of the office and its line in the audit trail together: when the line cannot be written, nothing changes', async () => {
+      const [reference] = await seedLeads(store, 1, { body: () => ({ ...quote(), email: 'together@example.com' }) });
+      await store.keepSpam(caught('0b8a1f4e-7777-4c55-9d7e-2a1b3c4d5e6f', { ...quote(), name: 'Caught Carla' }, new Date()), {
+        emailNormalised: 'carla@example.com',
+        phoneE164: '+15035550142',
+      });
+      await store.saveUser('office@example.com', await cheapHash('mop and bucket 2026'), new Date());
+      await sql(AUDIT_DOWN);
+      const office = 'office@example.com';
+      await expect(changeStatus(store, { reference: reference!, status: 'done' }, office)).rejects.toThrow();
+      expect((await store.inbox({ limit: 5, offset: 0 }))[0]!.status).toBe('new');
+      await expect(deleteOnRequest(store, { kind: 'email', value: 'together@example.com' }, office)).rejects.toThrow();
+      expect(await store.inbox({ limit: 5, offset: 0 })).toHaveLength(1);
+      expect(await store.deletionRecords()).toEqual([]);
+      await expect(releaseSpam(store, '0b8a1f4e-7777-4c55-9d7e-2a1b3c4d5e6f', office)).rejects.toThrow();
+      expect((await store.listSpam({ limit: 5, offset: 0 })).map((x) => x.body.name)).toEqual(['Caught Carla']);
+      expect(await store.inbox({ limit: 5, offset: 0 })).toHaveLength(1);
+      const outcome = await signIn(signInOn(store), { email: office, password: 'mop and bucket 2026', client: '198.51.100.90' }).catch((err: Error) => err);
+      expect(outcome).toBeInstanceOf(Error);
+      expect((await store.listUsers())[0]!.lastSignInAt).toBeUndefined();
     });
 
     it('keeps suspected spam aside, releases it as a lead under the reference its sender was shown, and erases it with the person', async () => {
@@ -162,16 +348,17 @@ for (const kind of stores) {
       const body = { ...quote(), name: 'Quick Quentin', email: 'quentin@example.com', phone: '(503) 555-0144' };
       await store.keepSpam(caught('0b8a1f4e-1111-4c55-9d7e-2a1b3c4d5e6f', body, at), { emailNormalised: 'quentin@example.com', phoneE164: '+15035550144' });
       expect((await store.inbox({ limit: 50, offset: 0 })).length).toBe(0);
-      expect((await store.listSpam(10)).map((s) => s.body.name)).toEqual(['Quick Quentin']);
-      const release = await releaseSpam({ spam: store, intake: store, audit: store }, '0b8a1f4e-1111-4c55-9d7e-2a1b3c4d5e6f', 'office@example.com');
-      expect(release).toEqual({ kind: 'released', reference: 'Q-KKKK-KK' });
-      expect(await store.listSpam(10)).toEqual([]);
+      expect((await store.listSpam({ limit: 10, offset: 0 })).map((s) => s.body.name)).toEqual(['Quick Quentin']);
+      const release = await releaseSpam(store, '0b8a1f4e-1111-4c55-9d7e-2a1b3c4d5e6f', 'office@example.com');
+      // Caught with no consent wording on record, it is taken in with none.
+      expect(release).toEqual({ kind: 'released', reference: 'Q-KKKK-KK', wordingShown: false });
+      expect(await store.listSpam({ limit: 10, offset: 0 })).toEqual([]);
       const [item] = await store.inbox({ limit: 50, offset: 0 });
       expect(item!.lead).toMatchObject({ reference: 'Q-KKKK-KK', receivedAt: at.toISOString() });
       expect(item!.lead.consent.channel).toBe('web-form');
       expect((await store.recent(5))[0]).toMatchObject({ action: 'released from spam', detail: 'Q-KKKK-KK to the inbox' });
       // Gone is said as such.
-      expect(await releaseSpam({ spam: store, intake: store, audit: store }, '0b8a1f4e-1111-4c55-9d7e-2a1b3c4d5e6f', 'office@example.com')).toEqual({
+      expect(await releaseSpam(store, '0b8a1f4e-1111-4c55-9d7e-2a1b3c4d5e6f', 'office@example.com')).toEqual({
         kind: 'gone',
       });
 
@@ -181,7 +368,7 @@ for (const kind of stores) {
       expect(await store.countPerson(match)).toMatchObject({ leads: 1, suspectedSpam: 1 });
       expect((await store.personLeads(match)).map((l) => l.fields.name)).toEqual(['Quick Quentin']);
       expect(await store.deletePerson(match, { kind: 'phone', deletedAt: new Date() })).toMatchObject({ leads: 1, suspectedSpam: 1 });
-      expect(await store.listSpam(10)).toEqual([]);
+      expect(await store.listSpam({ limit: 10, offset: 0 })).toEqual([]);
       expect(await store.personLeads(match)).toEqual([]);
       // The audit trail kept what the office did, but no longer which lead it was.
       const trail = JSON.stringify(await store.recent(10));
@@ -196,14 +383,16 @@ for (const kind of stores) {
       await store.keepSpam(caught('0b8a1f4e-3333-4c55-9d7e-2a1b3c4d5e6f', body, new Date(now.getTime() - (SPAM_KEEP_DAYS + 1) * DAY)), person);
       await store.keepSpam(caught('0b8a1f4e-4444-4c55-9d7e-2a1b3c4d5e6f', body, new Date(now.getTime() - (SPAM_KEEP_DAYS - 1) * DAY)), person);
       await store.saveUser('office@example.com', 'scrypt$1$1$1$AA==$AA==', now);
-      await store.startSession('old-session', 'office@example.com', new Date(now.getTime() - 2 * SESSION_IDLE_MS));
-      await store.startSession('live-session', 'office@example.com', now);
+      const signedIn = (at: Date) => ({ at, actor: 'office@example.com', action: 'signed in', detail: '' }) as const;
+      const old = new Date(now.getTime() - 2 * SESSION_IDLE_MS);
+      await store.startSession('old-session', 'office@example.com', 'scrypt$1$1$1$AA==$AA==', old, signedIn(old));
+      await store.startSession('live-session', 'office@example.com', 'scrypt$1$1$1$AA==$AA==', now, signedIn(now));
       await store.record({ at: new Date(now.getTime() - 731 * DAY), actor: 'office@example.com', action: 'exported', detail: '3 leads' });
       await store.record({ at: now, actor: 'office@example.com', action: 'exported', detail: '4 leads' });
       const purged = await purge(store, purgeCutoffs(now, 730));
       expect(purged).toMatchObject({ suspectedSpam: 1, sessions: 1, auditEntries: 1 });
-      expect((await store.listSpam(10)).map((s) => s.id)).toEqual(['0b8a1f4e-4444-4c55-9d7e-2a1b3c4d5e6f']);
-      expect((await store.recent(10)).map((e) => e.detail)).toEqual(['4 leads']);
+      expect((await store.listSpam({ limit: 10, offset: 0 })).map((s) => s.id)).toEqual(['0b8a1f4e-4444-4c55-9d7e-2a1b3c4d5e6f']);
+      expect((await store.recent(10)).filter((e) => e.action === 'exported').map((e) => e.detail)).toEqual(['4 leads']);
       expect(await store.touchSession('live-session', { seenSince: new Date(now.getTime() - SESSION_IDLE_MS), startedSince: new Date(0) }, now)).toBe(
         'office@example.com',
       );

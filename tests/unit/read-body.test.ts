@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isJsonMediaType } from '../../src/http/leads-handler.ts';
 import { parseIdempotencyKey } from '../../src/http/idempotency-key.ts';
 import { parseJson, readBodyText } from '../../src/http/read-body.ts';
-import { MAX_BODY_BYTES } from '../../src/facts.ts';
+import { MAX_BODY_BYTES } from '../../src/service-facts.ts';
 import { Problem } from '../../src/problems/problem.ts';
 
 const codeOf = async (p: Promise<unknown> | (() => unknown)) => {

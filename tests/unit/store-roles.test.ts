@@ -1,5 +1,5 @@
 /**
- * The store's roles as the composition hands them out (`storeRoles`, `role` in `src/app/context.ts`):
+ * The store's roles as the composition hands them out (`storeRoles`, `role` in `src/roles/index.ts`):
  * each an object of its own methods alone, bound to the one store, so that the routes' intake
  * cannot delete a person and the mail job's outbox cannot take in a lead, whatever a caller does.
  */
@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { officeRoles, role, storeRoles } from '../../src/app/context.ts';
+import { officeRoles, role, storeRoles } from '../../src/roles/index.ts';
 import { toLeadRecord } from '../../src/leads/lead.ts';
 import type { Store } from '../../src/store/index.ts';
 import { validateLead } from '../../src/leads/validate.ts';
@@ -55,18 +55,19 @@ describe("the store's roles", () => {
 
   it("the office's roles hold theirs alone: sessions cannot delete a person, the spam folder cannot take in a lead", () => {
     const roles = officeRoles(store);
-    expect(Object.keys(roles.sessions).sort()).toEqual(['endSession', 'startSession', 'touchSession']);
-    expect(Object.keys(roles.spam).sort()).toEqual(['dropSpam', 'findSpam', 'keepSpam', 'listSpam']);
+    expect(Object.keys(roles.sessions).sort()).toEqual(['endSession', 'recallSearch', 'rememberSearch', 'startSession', 'touchSession']);
+    expect(Object.keys(roles.spam).sort()).toEqual(['findSpam', 'keepSpam', 'listSpam', 'releaseSpam']);
     expect(Object.keys(roles.inbox).sort()).toEqual(['inbox', 'personLeads', 'setStatus']);
     expect('deletePerson' in roles.sessions).toBe(false);
     expect('submit' in roles.spam).toBe(false);
   });
 
-  it("are what the web forms and the office's page receive: the forms keep spam and nothing else of the office's", async () => {
-    const app = testApp();
+  it("keep the office's powers out of what every route receives: the forms keep spam and nothing else of the office's", async () => {
+    const app = await testApp();
     try {
-      expect(Object.keys(app.ctx.services.spamFolder)).toEqual(['keepSpam']);
-      expect(Object.keys(app.ctx.services.office.accounts)).toEqual(['passwordHash']);
+      expect(Object.keys(app.services).sort()).toEqual(['config', 'formTokenKey', 'intake', 'limiter', 'logger', 'offer', 'promise', 'spamFolder']);
+      expect(Object.keys(app.services.spamFolder)).toEqual(['keepSpam']);
+      expect(Object.keys(app.composition.office.accounts)).toEqual(['passwordHash']);
     } finally {
       await app.dispose();
     }
@@ -77,9 +78,9 @@ describe("the store's roles", () => {
   });
 
   it("are what a handler test's services hold", async () => {
-    const app = testApp();
+    const app = await testApp();
     try {
-      expect(Object.keys(app.ctx.services.intake).sort()).toEqual(['ping', 'submit']);
+      expect(Object.keys(app.services.intake).sort()).toEqual(['ping', 'submit']);
     } finally {
       await app.dispose();
     }

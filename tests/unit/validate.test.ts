@@ -76,10 +76,22 @@ describe('validateLead', () => {
     }
   });
 
-  it('requires consentTimestamp in UTC and not more than five minutes ahead', () => {
+  it('takes consentTimestamp with any RFC 3339 offset and keeps it in UTC, not more than five minutes ahead', () => {
     expect(validateLead(quote({ consentTimestamp: new Date(Date.now() + 60_000).toISOString() })).ok).toBe(true);
-    for (const bad of ['2026-11-22T17:03:00+01:00', '2026-11-22', 'yesterday', new Date(Date.now() + 10 * 60_000).toISOString()]) {
+    const withOffset = validateLead(quote({ consentTimestamp: '2026-11-24T09:03:00-08:00' }));
+    expect(withOffset.ok && withOffset.lead.data.consentTimestamp).toBe('2026-11-24T17:03:00.000Z');
+    const inUtc = validateLead(quote({ consentTimestamp: '2026-11-24T17:03:00Z' }));
+    expect(inUtc.ok && inUtc.lead.data.consentTimestamp).toBe('2026-11-24T17:03:00Z');
+    const ahead = new Date(Date.now() + 10 * 60_000).toISOString();
+    for (const bad of ['2026-11-22T17:03:00+0100', '2026-11-22', 'yesterday', ahead, ahead.replace('Z', '+00:00')]) {
       expect(codes(quote({ consentTimestamp: bad })), bad).toEqual({ '#/consentTimestamp': 'invalid_format' });
+    }
+  });
+
+  it('takes "not sure" (spelled so) for bedrooms and bathrooms, never a guess', () => {
+    expect(validateLead(quote({ bedrooms: 'not sure', bathrooms: ' not sure ' })).ok).toBe(true);
+    for (const bad of ['Not sure', 'unsure', "don't know", 'not  sure']) {
+      expect(codes(quote({ bedrooms: bad, bathrooms: bad })), bad).toEqual({ '#/bedrooms': 'invalid_format', '#/bathrooms': 'invalid_format' });
     }
   });
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fieldOf, personMessage } from '../../src/leads/fields.ts';
 import { validateLead } from '../../src/leads/validate.ts';
-import { isFormSubmission, sameOrigin } from '../../src/web-forms/origin.ts';
+import { isFormSubmission, sameOrigin } from '../../src/http/same-origin.ts';
 import { issueFormToken, readFormToken } from '../../src/web-forms/token.ts';
 import { quote } from '../support/fixtures.ts';
 

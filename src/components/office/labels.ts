@@ -1,6 +1,6 @@
 /** The forms' field labels as the content editors wrote them (`content/forms/`), for the office's pages: one wording for both. */
 import { getEntry } from 'astro:content';
-import { WEB_FORMS, type WebForm } from '../../web-forms/forms.ts';
+import { WEB_FORMS, type WebForm } from '../../site/forms.ts';
 
 export type FieldLabels = Record<WebForm, Record<string, string>>;
 

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { getConfig } from '../../config.ts';
+import { getConfig } from '../../config/config.ts';
 import { apiCatalog } from '../../discovery/api-catalog.ts';
 
 export const prerender = true;

@@ -6,7 +6,7 @@ export const prerender = false;
 
 export const POST: APIRoute = async ({ locals }) => {
   const { services, office } = locals;
-  if (office) await signOut({ sessions: services.office.sessions, audit: services.office.audit }, office.token, office.user);
+  if (office) await signOut(office.powers.sessions, office.token, office.user);
   return new Response(null, {
     status: 303,
     headers: { Location: '/office/sign-in?signed-out', 'Set-Cookie': sessionCookie(undefined, services.config.siteUrl.startsWith('https:')) },

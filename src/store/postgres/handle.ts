@@ -5,8 +5,8 @@
  */
 import pg from 'pg';
 import { storedConsent, type LeadRecord } from '../../leads/lead.ts';
-import { CommitOutcomeUnknownError, StoreUnavailableError } from '../../leads/store.ts';
-import { POSTGRES_MIGRATIONS } from '../migrations.ts';
+import { CommitOutcomeUnknownError, StoreUnavailableError, type AuditNote } from '../../leads/store.ts';
+import { POSTGRES_MIGRATIONS } from './migrations.ts';
 
 /** Any constant: the advisory lock that serialises migrations of instances starting at once. */
 const MIGRATION_LOCK = 7_311_204;
@@ -91,6 +91,11 @@ export interface PostgresHandle {
   unavailable(err: unknown): never;
 }
 
+/** Writes a line of the office's audit trail on `c`, inside the caller's transaction. */
+export async function writeAudit(c: Pick<pg.PoolClient, 'query'>, note: AuditNote): Promise<void> {
+  await c.query('INSERT INTO office_audit (at, actor, action, detail) VALUES ($1, $2, $3, $4)', [note.at, note.actor, note.action, note.detail]);
+}
+
 /** Opens a pool on `url`, checks that a commit means on disk, and applies migrations. */
 export async function openPostgresHandle(url: string): Promise<PostgresHandle> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 3_000, idleTimeoutMillis: 30_000, query_timeout: 10_000 });
@@ -139,7 +144,8 @@ export async function openPostgresHandle(url: string): Promise<PostgresHandle> {
     const commit = (await c.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]?.synchronous_commit;
     if (fsync !== 'on' || commit === 'off') {
       throw new Error(
-        `PostgreSQL must run with fsync=on and synchronous_commit on (found fsync=${fsync}, synchronous_commit=${commit}): otherwise an acknowledged lead can be lost`,
+        `PostgreSQL must run with fsync=on and synchronous_commit on (found fsync=${fsync}, ` +
+          `synchronous_commit=${commit}): otherwise an acknowledged lead can be lost`,
       );
     }
     await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);

@@ -8,6 +8,7 @@
 import type { LeadStore } from '../../leads/store.ts';
 import type { OfficeStore } from '../../office/store.ts';
 import { postgresOffice } from './office.ts';
+import { postgresStaff } from './office-staff.ts';
 import { openPostgresHandle } from './handle.ts';
 import { postgresIntake, type PostgresStoreOptions } from './intake.ts';
 import { postgresKeys } from './keys.ts';
@@ -19,13 +20,15 @@ export type { PostgresStoreOptions } from './intake.ts';
 /** Opens a pool on `url`, applies migrations, and returns the store. */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<LeadStore & OfficeStore> {
   const handle = await openPostgresHandle(url);
+  const { takeIn, ...intake } = postgresIntake(handle, options);
   return {
     kind: 'postgres',
-    ...postgresIntake(handle, options),
+    ...intake,
     ...postgresRecords(handle),
     ...postgresOutbox(handle),
     ...postgresKeys(handle),
-    ...postgresOffice(handle),
+    ...postgresOffice(handle, takeIn),
+    ...postgresStaff(handle),
     close: () => handle.pool.end(),
   };
 }

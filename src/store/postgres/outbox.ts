@@ -28,7 +28,8 @@ export function postgresOutbox(handle: PostgresHandle): Outbox {
     notificationSent: async (leadId, at) => {
       await pool
         .query(
-          'UPDATE outbox SET sent_at = $1, attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL, last_error = NULL WHERE lead_id = $2 AND sent_at IS NULL',
+          'UPDATE outbox SET sent_at = $1, attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL, last_error = ' +
+            'NULL WHERE lead_id = $2 AND sent_at IS NULL',
           [at, leadId],
         )
         .catch(unavailable);

@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import type { DeletionRecord, LeadFilter, LeadRecords, PersonMatch, Removed } from '../../leads/store.ts';
-import { rowToLead, type LeadRow, type PostgresHandle } from './handle.ts';
+import { rowToLead, type LeadRow, type PostgresHandle, writeAudit } from './handle.ts';
 
 const personColumn = (match: PersonMatch) => (match.kind === 'email' ? 'email_normalised' : 'phone_e164');
 
@@ -57,7 +57,7 @@ export function postgresRecords(handle: PostgresHandle): LeadRecords {
         client.release();
       }
     },
-    deletePerson: (match, record) =>
+    deletePerson: (match, record, audit) =>
       transaction(async (c) => {
         // The person's leads are locked first, in the order a purge takes them (leads, then their
         // records), so that an erasure and a purge never wait for each other in a cycle.
@@ -75,11 +75,14 @@ export function postgresRecords(handle: PostgresHandle): LeadRecords {
         await c.query(`DELETE FROM lead_fingerprints WHERE lead_id IN (${leads})`, [match.value]);
         await c.query(`DELETE FROM leads WHERE ${personColumn(match)} = $1`, [match.value]);
         await c.query(`DELETE FROM suspected_spam WHERE ${personColumn(match)} = $1`, [match.value]);
+        // What the office typed to find them may have been their name or address: every kept search goes.
+        await c.query('DELETE FROM office_searches');
         await c.query('INSERT INTO deletion_records (identifier_kind, deleted_at, lead_count) VALUES ($1, $2, $3)', [
           record.kind,
           record.deletedAt,
           removed.leads,
         ]);
+        if (audit) await writeAudit(c, audit(removed));
         return removed;
       }),
     deletionRecords: async () => {

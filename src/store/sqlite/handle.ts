@@ -7,24 +7,15 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { storedConsent, type LeadRecord } from '../../leads/lead.ts';
-import { CommitOutcomeUnknownError, StoreUnavailableError } from '../../leads/store.ts';
-import { SQLITE_MIGRATIONS } from '../migrations.ts';
+import { CommitOutcomeUnknownError, StoreUnavailableError, type AuditNote } from '../../leads/store.ts';
+import { migrate, SQLITE_MIGRATIONS } from './migrations.ts';
+import { TERMINAL_LOG, walEraser, type StoreLog, type WalErasure } from './wal-eraser.ts';
+
+export { TERMINAL_LOG, type StoreLog, type WalErasure } from './wal-eraser.ts';
 
 // node:sqlite waits synchronously: a lock held by another process blocks the event loop this long
 // at most before the submission is answered with 503.
 const BUSY_TIMEOUT_MS = 1000;
-
-// Emptying the log after a deletion: a reader in the middle of its transaction (another process,
-// such as the office's command or a backup) holds it off. Most readers end within milliseconds: the
-// deletion tries again after each of these pauses, without blocking the event loop, before it answers.
-const WAL_BRIEF_RETRIES_MS = [20, 50, 100];
-// Then the store keeps trying in the background, each pause twice the last, up to this, until the log
-// is emptied or the store closes: the deleted rows' bytes stay in the `-wal` file until then.
-const WAL_RETRY_FIRST_MS = 500;
-const WAL_RETRY_MAX_MS = 60_000;
-
-/** Whether the write-ahead log holds nothing any more, or still waits for a reader to end. */
-export type WalErasure = 'emptied' | 'pending';
 
 /** A lead as the `leads` table holds it. */
 export interface LeadRow {
@@ -89,10 +80,12 @@ export interface SqliteHandle {
    * a checkpoint has copied the log into the file: done after removing a person's leads or leads
    * past retention. A reader in the middle of its transaction (another process) holds it off: tried
    * again briefly, then, while it still cannot, in the background until it can or the store closes,
-   * with a line on standard error when it is held off and when it is done. Resolves `'pending'`
+   * with a warning in the store's log when it is held off and a line when it is done. Resolves `'pending'`
    * when the log still holds the deleted bytes.
    */
   eraseFromWal(): Promise<WalErasure>;
+  /** Writes a line of the office's audit trail, inside the caller's transaction. */
+  writeAudit(note: AuditNote): void;
   /** Stops the background attempts, tries once more to empty the log, and closes the connection. */
   close(): void;
   /** The text of a disclosure version, each read once per call of the returned function's maker. */
@@ -100,7 +93,7 @@ export interface SqliteHandle {
 }
 
 /** Opens (creating if needed) the SQLite database at `path`, applies migrations and checks its settings. */
-export function openSqliteHandle(path: string): SqliteHandle {
+export function openSqliteHandle(path: string, log: StoreLog = TERMINAL_LOG): SqliteHandle {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     // It holds every customer's details: a new store is its owner's alone, whatever the umask, and
@@ -117,7 +110,7 @@ export function openSqliteHandle(path: string): SqliteHandle {
     db.close();
     throw new Error(`SQLite store at ${path} refused durable settings (journal_mode=${mode.journal_mode}, synchronous=${sync.synchronous})`);
   }
-  migrate(db);
+  migrate(db, SQLITE_MIGRATIONS);
 
   const storeError = (err: unknown, phase: 'transaction' | 'commit' = 'transaction') => {
     if (!db.isOpen) return new StoreUnavailableError('the SQLite store is closed', { cause: err });
@@ -129,7 +122,8 @@ export function openSqliteHandle(path: string): SqliteHandle {
       : new StoreUnavailableError(reason, { cause: err });
   };
   const selectDisclosure = db.prepare('SELECT text FROM disclosures WHERE version = ?');
-  const wal = walEraser(db, path);
+  const insertAudit = db.prepare('INSERT INTO office_audit (at, actor, action, detail) VALUES (?, ?, ?, ?)');
+  const wal = walEraser(db, path, log, BUSY_TIMEOUT_MS);
 
   return {
     db,
@@ -153,6 +147,7 @@ export function openSqliteHandle(path: string): SqliteHandle {
       }
     },
     eraseFromWal: (): Promise<WalErasure> => wal.erase(),
+    writeAudit: (note) => void insertAudit.run(note.at.toISOString(), note.actor, note.action, note.detail),
     close() {
       if (!db.isOpen) return;
       wal.stop();
@@ -166,124 +161,4 @@ export function openSqliteHandle(path: string): SqliteHandle {
       };
     },
   };
-}
-
-/**
- * One attempt to empty the log: `PRAGMA wal_checkpoint(TRUNCATE)` without waiting for a reader. It
- * reports (rather than throws) a reader that holds it off: `busy` = 1, or fewer frames copied
- * than the log holds. What it throws (the connection's own statement still reading, an I/O error)
- * holds it off too, and is said by its SQLite code alone, which carries no row's value.
- */
-function checkpoint(db: DatabaseSync): { emptied: true } | { emptied: false; why: string } {
-  db.exec('PRAGMA busy_timeout = 0');
-  try {
-    const { busy, log, checkpointed } = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as { busy: number; log: number; checkpointed: number };
-    return busy === 0 && log === checkpointed ? { emptied: true } : { emptied: false, why: 'another connection is in the middle of a read' };
-  } catch (err) {
-    return { emptied: false, why: `SQLite error ${(err as { errcode?: number }).errcode ?? (err as Error).message}` };
-  } finally {
-    if (db.isOpen) db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  }
-}
-
-/**
- * The emptying of the log after deletions: at once, briefly again, then in the background on an
- * unref'd timer (it keeps no process alive), backing off, until done or stopped. Its state is said
- * on standard error, in words and without the person's data: the handle has no logger, and the
- * server and the office's command both show standard error to the operator.
- */
-function walEraser(db: DatabaseSync, path: string) {
-  const say = (line: string) => process.stderr.write(`SQLite store ${path}: ${line}\n`);
-  let timer: NodeJS.Timeout | undefined;
-  let pause = WAL_RETRY_FIRST_MS;
-  let heldOff = false;
-
-  const attempt = (): boolean => {
-    if (!db.isOpen) return false;
-    const result = checkpoint(db);
-    if (result.emptied) {
-      if (heldOff) say('the write-ahead log is now emptied; the deleted rows are gone from it.');
-      heldOff = false;
-      return true;
-    }
-    if (!heldOff) {
-      say(
-        `could not empty the write-ahead log after a deletion (${result.why}); the deleted rows stay in its -wal file until it can, and it will keep trying.`,
-      );
-    }
-    heldOff = true;
-    return false;
-  };
-  const schedule = () => {
-    if (timer !== undefined || !db.isOpen) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      if (attempt()) {
-        pause = WAL_RETRY_FIRST_MS;
-        return;
-      }
-      pause = Math.min(pause * 2, WAL_RETRY_MAX_MS);
-      schedule();
-    }, pause).unref();
-  };
-  const cancel = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    pause = WAL_RETRY_FIRST_MS;
-  };
-
-  return {
-    async erase(): Promise<WalErasure> {
-      if (path === ':memory:') return 'emptied';
-      // Already waiting in the background for a reader: one attempt now, and the timer goes on.
-      const pauses = timer === undefined ? [0, ...WAL_BRIEF_RETRIES_MS] : [0];
-      for (const ms of pauses) {
-        if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
-        if (attempt()) {
-          cancel();
-          return 'emptied';
-        }
-      }
-      schedule();
-      return 'pending';
-    },
-    /**
-     * Before closing: no more timers, and a last attempt (closing empties the log only when no other
-     * connection has the file open), whose failure is said if deleted rows are still in the log.
-     */
-    stop() {
-      cancel();
-      if (path === ':memory:') return;
-      if (checkpoint(db).emptied) {
-        if (heldOff) say('the write-ahead log is now emptied; the deleted rows are gone from it.');
-      } else if (heldOff) {
-        say('closed with the write-ahead log still holding deleted rows: the next checkpoint of any connection to this file empties it.');
-      }
-      heldOff = false;
-    },
-  };
-}
-
-/** Applies the migrations this database has not seen yet, in one transaction; then, if one asks, rebuilds the file. */
-function migrate(db: DatabaseSync): void {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-  let vacuum = false;
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
-    for (const m of SQLITE_MIGRATIONS) {
-      if (applied.has(m.version)) continue;
-      db.exec(m.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
-      vacuum ||= m.vacuum === true;
-    }
-    db.exec('COMMIT');
-  } catch (err) {
-    db.exec('ROLLBACK');
-    throw err;
-  }
-  if (vacuum) {
-    db.exec('VACUUM');
-    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  }
 }

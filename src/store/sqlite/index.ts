@@ -6,6 +6,7 @@
 import type { LeadStore } from '../../leads/store.ts';
 import type { OfficeStore } from '../../office/store.ts';
 import { sqliteOffice } from './office.ts';
+import { sqliteStaff } from './office-staff.ts';
 import { openSqliteHandle } from './handle.ts';
 import { sqliteIntake, type SqliteStoreOptions } from './intake.ts';
 import { sqliteKeys } from './keys.ts';
@@ -16,15 +17,16 @@ export type { SqliteStoreOptions } from './intake.ts';
 
 /** Opens (creating if needed) the SQLite store at `path`, applies migrations and checks its settings. */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = { groupCommit: true }): LeadStore & OfficeStore {
-  const handle = openSqliteHandle(path);
-  const { flush, ...intake } = sqliteIntake(handle, options);
+  const handle = openSqliteHandle(path, options.log);
+  const { flush, takeIn, ...intake } = sqliteIntake(handle, options);
   return {
     kind: 'sqlite',
     ...intake,
     ...sqliteRecords(handle),
     ...sqliteOutbox(handle),
     ...sqliteKeys(handle),
-    ...sqliteOffice(handle),
+    ...sqliteOffice(handle, takeIn),
+    ...sqliteStaff(handle),
     close: async () => {
       flush();
       handle.close();

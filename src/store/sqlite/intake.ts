@@ -6,7 +6,7 @@
 import { receiptOf, type LeadRecord } from '../../leads/lead.ts';
 import { newReference } from '../../leads/reference.ts';
 import { REPLAY_WINDOW_MS, type IdempotencyClaim, type LeadIntake, type SubmitOutcome } from '../../leads/store.ts';
-import type { SqliteHandle } from './handle.ts';
+import type { SqliteHandle, StoreLog } from './handle.ts';
 
 /** How the SQLite store commits. */
 export interface SqliteStoreOptions {
@@ -14,6 +14,8 @@ export interface SqliteStoreOptions {
   groupCommit: boolean;
   /** Write each new lead's notification to the office into the outbox, in the lead's transaction. */
   outbox?: boolean;
+  /** Where the store's warnings go (the service's log); a line on standard error by default. */
+  log?: StoreLog;
 }
 
 interface Pending {
@@ -23,11 +25,17 @@ interface Pending {
   reject(err: unknown): void;
 }
 
-/** The intake role on `handle`, and `flush`, which commits what waits for its batch (before closing). */
-export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions): LeadIntake & { flush(): void } {
+/** A lead taken in inside a transaction already open: what the office's release from spam shares with the intake. */
+export type TakeInTransaction = (lead: LeadRecord, claim: IdempotencyClaim | undefined) => SubmitOutcome;
+
+/**
+ * The intake role on `handle`; `flush`, which commits what waits for its batch (before closing); and
+ * `takeIn`, one submission's checks and writes inside a transaction the caller holds.
+ */
+export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions): LeadIntake & { flush(): void; takeIn: TakeInTransaction } {
   const { db, storeError, guard } = handle;
   const findKey = db.prepare('SELECT request_hash, response, created_at FROM idempotency_keys WHERE key = ?');
-  const findDuplicate = db.prepare('SELECT id, reference FROM leads WHERE fingerprint = ? AND received_at > ? ORDER BY received_at LIMIT 1');
+  const findDuplicate = db.prepare('SELECT id, reference, received_at FROM leads WHERE fingerprint = ? AND received_at > ? ORDER BY received_at LIMIT 1');
   // A reference another lead has already: nothing is inserted, and the lead draws a new one.
   const insertLead = db.prepare(
     `INSERT INTO leads (id, reference, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent)
@@ -61,8 +69,8 @@ export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions):
         return row.request_hash === claim.requestHash ? { kind: 'replayed', receipt: JSON.parse(row.response) } : { kind: 'key_reused' };
       }
     }
-    const duplicate = findDuplicate.get(lead.fingerprint, since) as { id: string; reference: string } | undefined;
-    if (duplicate) return { kind: 'duplicate', leadId: duplicate.id, reference: duplicate.reference };
+    const duplicate = findDuplicate.get(lead.fingerprint, since) as { id: string; reference: string; received_at: string } | undefined;
+    if (duplicate) return { kind: 'duplicate', leadId: duplicate.id, reference: duplicate.reference, receivedAt: duplicate.received_at };
     const fields = JSON.stringify(lead.fields);
     const consent = JSON.stringify(lead.consent);
     const insert = () =>
@@ -139,6 +147,7 @@ export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions):
   }
 
   return {
+    takeIn: submitInTransaction,
     submit(lead, claim) {
       return new Promise((resolve, reject) => {
         const item = { lead, claim, resolve, reject };

@@ -1,18 +1,9 @@
 /**
- * The SQLite store's office roles: the staff's accounts and sessions, the inbox with each lead's
- * status, suspected spam kept aside, and the audit trail.
+ * The SQLite store's office roles: the inbox with each lead's status, suspected spam kept aside, and
+ * the audit trail (the staff's accounts and sessions are `office-staff.ts`).
  */
-import type {
-  AuditEntry,
-  AuditTrail,
-  InboxQuery,
-  LeadStatus,
-  OfficeAccounts,
-  OfficeInbox,
-  OfficeSessions,
-  SpamFolder,
-  SuspectedSpam,
-} from '../../office/store.ts';
+import type { AuditEntry, AuditTrail, InboxQuery, LeadStatus, OfficeInbox, SpamFolder, SpamRelease, SuspectedSpam } from '../../office/store.ts';
+import type { TakeInTransaction } from './intake.ts';
 import { inboxSearch } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
 
@@ -31,78 +22,48 @@ const toSpam = (r: SpamRow): SuspectedSpam => {
   return { id: r.id, reference: r.reference, formType: r.form_type, receivedAt: new Date(r.received_at), reason: r.reason, body, meta };
 };
 
-/** The office's roles on `handle`. */
-export function sqliteOffice(handle: SqliteHandle): OfficeAccounts & OfficeSessions & OfficeInbox & SpamFolder & AuditTrail {
-  const { db, guard, inTransaction, eraseFromWal } = handle;
+/** Where a search looks in a table: SQL expressions of the name, the e-mail, the reference and the phone. */
+interface SearchColumns {
+  name: string;
+  email: string;
+  reference: string;
+  phone: string;
+}
+
+/** The condition of one search (`inboxSearch`) over `columns`, its parameters added to `params`; none for an empty search. */
+function searchCondition(typed: string | undefined, columns: SearchColumns, params: Array<string | number>): string | undefined {
+  const search = inboxSearch(typed);
+  if (!search) return undefined;
+  const any = [`office_fold(${columns.name}) LIKE ? ESCAPE '\\'`, `${columns.email} LIKE ? ESCAPE '\\'`];
+  params.push(search.text, search.text);
+  if (search.reference) {
+    any.push(`${columns.reference} LIKE ?`);
+    params.push(search.reference);
+  }
+  if (search.digits) {
+    any.push(`${columns.phone} LIKE ? ESCAPE '\\'`);
+    params.push(search.digits);
+  }
+  return `(${any.join(' OR ')})`;
+}
+
+const LEAD_COLUMNS: SearchColumns = { name: "json_extract(fields, '$.name')", email: 'email_normalised', reference: 'reference', phone: 'phone_e164' };
+const SPAM_COLUMNS: SearchColumns = { name: "json_extract(submission, '$.body.name')", email: 'email_normalised', reference: 'reference', phone: 'phone_e164' };
+
+/** The office's roles on `handle`; `takeIn` takes a released submission in as the intake would. */
+export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): OfficeInbox & SpamFolder & AuditTrail {
+  const { db, guard, inTransaction, eraseFromWal, writeAudit } = handle;
   const iso = (d: Date) => d.toISOString();
   // SQLite's lower() folds ASCII only: "zoë" must find "ZOË", as on PostgreSQL.
   db.function('office_fold', { deterministic: true }, (text) => (typeof text === 'string' ? text.toLowerCase() : text));
 
   return {
-    saveUser: (email, passwordHash, at) =>
-      guard(() =>
-        inTransaction(() => {
-          const existed = db.prepare('SELECT 1 FROM office_users WHERE email = ?').get(email) !== undefined;
-          if (existed) {
-            db.prepare('UPDATE office_users SET password_hash = ? WHERE email = ?').run(passwordHash, email);
-            // A new password ends every session the old one opened.
-            db.prepare('DELETE FROM office_sessions WHERE email = ?').run(email);
-          } else db.prepare('INSERT INTO office_users (email, password_hash, created_at) VALUES (?, ?, ?)').run(email, passwordHash, iso(at));
-          return !existed;
-        }),
-      ),
-    removeUser: (email) =>
-      guard(() =>
-        inTransaction(() => {
-          db.prepare('DELETE FROM office_sessions WHERE email = ?').run(email);
-          return Number(db.prepare('DELETE FROM office_users WHERE email = ?').run(email).changes) > 0;
-        }),
-      ),
-    listUsers: () =>
-      guard(() =>
-        (db.prepare('SELECT email, created_at, last_sign_in_at FROM office_users ORDER BY email').all() as Array<Record<string, string | null>>).map((r) => ({
-          email: r.email!,
-          createdAt: new Date(r.created_at!),
-          lastSignInAt: r.last_sign_in_at ? new Date(r.last_sign_in_at) : undefined,
-        })),
-      ),
-    passwordHash: (email) =>
-      guard(() => (db.prepare('SELECT password_hash FROM office_users WHERE email = ?').get(email) as { password_hash: string } | undefined)?.password_hash),
-
-    startSession: (tokenHash, email, at) =>
-      guard(() =>
-        inTransaction(() => {
-          db.prepare('INSERT INTO office_sessions (token_hash, email, created_at, last_seen_at) VALUES (?, ?, ?, ?)').run(tokenHash, email, iso(at), iso(at));
-          db.prepare('UPDATE office_users SET last_sign_in_at = ? WHERE email = ?').run(iso(at), email);
-        }),
-      ),
-    touchSession: (tokenHash, since, now) =>
-      guard(() => {
-        const row = db
-          .prepare('UPDATE office_sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at >= ? AND created_at >= ? RETURNING email')
-          .get(iso(now), tokenHash, iso(since.seenSince), iso(since.startedSince)) as { email: string } | undefined;
-        return row?.email;
-      }),
-    endSession: (tokenHash) => guard(() => void db.prepare('DELETE FROM office_sessions WHERE token_hash = ?').run(tokenHash)),
-
     inbox: (query: InboxQuery) =>
       guard(() => {
         const where: string[] = [];
         const params: Array<string | number> = [];
-        const search = inboxSearch(query.search);
-        if (search) {
-          const any = ["office_fold(json_extract(fields, '$.name')) LIKE ? ESCAPE '\\'", "email_normalised LIKE ? ESCAPE '\\'"];
-          params.push(search.text, search.text);
-          if (search.reference) {
-            any.push('reference LIKE ?');
-            params.push(search.reference);
-          }
-          if (search.digits) {
-            any.push("phone_e164 LIKE ? ESCAPE '\\'");
-            params.push(search.digits);
-          }
-          where.push(`(${any.join(' OR ')})`);
-        }
+        const search = searchCondition(query.search, LEAD_COLUMNS, params);
+        if (search) where.push(search);
         for (const [condition, value] of [
           ['form_type = ?', query.form],
           ['status = ?', query.status],
@@ -122,12 +83,13 @@ export function sqliteOffice(handle: SqliteHandle): OfficeAccounts & OfficeSessi
           statusAt: r.status_at ? new Date(r.status_at) : undefined,
         }));
       }),
-    setStatus: (reference, status, by, at) =>
+    setStatus: (reference, status, by, at, audit) =>
       guard(() =>
         inTransaction(() => {
           const row = db.prepare('SELECT status FROM leads WHERE reference = ?').get(reference) as { status: LeadStatus } | undefined;
           if (!row) return undefined;
           db.prepare('UPDATE leads SET status = ?, status_by = ?, status_at = ? WHERE reference = ?').run(status, by, iso(at), reference);
+          writeAudit(audit(row.status));
           return { from: row.status };
         }),
       ),
@@ -145,7 +107,8 @@ export function sqliteOffice(handle: SqliteHandle): OfficeAccounts & OfficeSessi
         () =>
           void db
             .prepare(
-              'INSERT INTO suspected_spam (id, reference, form_type, received_at, reason, submission, email_normalised, phone_e164) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+              'INSERT INTO suspected_spam (id, reference, form_type, received_at, reason, submission, email_normalised, ' +
+                'phone_e164) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
             )
             .run(
               spam.id,
@@ -158,16 +121,33 @@ export function sqliteOffice(handle: SqliteHandle): OfficeAccounts & OfficeSessi
               person.phoneE164,
             ),
       ),
-    listSpam: (limit) => guard(() => (db.prepare('SELECT * FROM suspected_spam ORDER BY received_at DESC, id LIMIT ?').all(limit) as SpamRow[]).map(toSpam)),
+    listSpam: (query) =>
+      guard(() => {
+        const params: Array<string | number> = [];
+        const search = searchCondition(query.search, SPAM_COLUMNS, params);
+        const sql = `SELECT * FROM suspected_spam ${search ? `WHERE ${search}` : ''} ORDER BY received_at DESC, id LIMIT ? OFFSET ?`;
+        return (db.prepare(sql).all(...params, query.limit, query.offset) as SpamRow[]).map(toSpam);
+      }),
     findSpam: (id) =>
       guard(() => {
         const row = db.prepare('SELECT * FROM suspected_spam WHERE id = ?').get(id) as SpamRow | undefined;
         return row && toSpam(row);
       }),
-    dropSpam: async (id) => {
-      const dropped = await guard(() => Number(db.prepare('DELETE FROM suspected_spam WHERE id = ?').run(id).changes) > 0);
-      if (dropped) await eraseFromWal();
-      return dropped;
+    releaseSpam: async (id, lead, audit) => {
+      const released = await guard(() =>
+        inTransaction((): SpamRelease | { kind: 'gone' } => {
+          if (db.prepare('SELECT 1 FROM suspected_spam WHERE id = ?').get(id) === undefined) return { kind: 'gone' };
+          const outcome = takeIn(lead, undefined);
+          if (outcome.kind !== 'created' && outcome.kind !== 'duplicate') throw new Error(`a release cannot be ${outcome.kind}`);
+          const taken: SpamRelease = outcome.kind === 'created' ? { kind: 'created', reference: outcome.receipt.reference } : outcome;
+          db.prepare('DELETE FROM suspected_spam WHERE id = ?').run(id);
+          writeAudit(audit(taken));
+          return { kind: taken.kind, reference: taken.reference };
+        }),
+      );
+      // The caught copy's bytes leave the log too.
+      if (released.kind !== 'gone') await eraseFromWal();
+      return released;
     },
 
     record: (entry: AuditEntry) =>

@@ -6,11 +6,14 @@
 import type { DeletionRecord, LeadFilter, LeadRecords, PersonMatch, Purged, Removed } from '../../leads/store.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
 
+/** Leads read at once by an export: a page in memory, and no read open between pages. */
+const EXPORT_PAGE = 500;
+
 const personColumn = (match: PersonMatch) => (match.kind === 'email' ? 'email_normalised' : 'phone_e164');
 
 /** The records role on `handle`. */
 export function sqliteRecords(handle: SqliteHandle): LeadRecords {
-  const { db, guard, inTransaction, eraseFromWal } = handle;
+  const { db, guard, inTransaction, eraseFromWal, writeAudit } = handle;
 
   function countPerson(match: PersonMatch): Removed {
     const column = personColumn(match);
@@ -37,13 +40,22 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
         ['form_type = ?', filter.form],
       ];
       const used = conditions.filter(([, value]) => value !== undefined);
-      const sql = `SELECT * FROM leads ${used.length > 0 ? `WHERE ${used.map(([c]) => c).join(' AND ')}` : ''} ORDER BY received_at, id`;
+      const page = db.prepare(
+        `SELECT * FROM leads WHERE (received_at, id) > (?, ?) ${used.map(([c]) => `AND ${c}`).join(' ')} ORDER BY received_at, id LIMIT ${EXPORT_PAGE}`,
+      );
       const params = used.map(([, value]) => value!);
-      // The statement streams: one row in memory at a time, whatever the number of leads.
-      for (const row of db.prepare(sql).iterate(...params)) yield rowToLead(row as unknown as LeadRow, disclosureText);
+      // Keyset pages, each read whole at once: no statement stays open while the reader is slow or
+      // gone (an open read would hold off the checkpoint that erases deleted rows from the log).
+      let after = ['', ''];
+      for (;;) {
+        const rows = (await guard(() => page.all(...after, ...params))) as unknown as LeadRow[];
+        for (const row of rows) yield rowToLead(row, disclosureText);
+        if (rows.length < EXPORT_PAGE) return;
+        after = [rows.at(-1)!.received_at, rows.at(-1)!.id];
+      }
     },
     countPerson: (match) => guard(() => countPerson(match)),
-    deletePerson: async (match, record) => {
+    deletePerson: async (match, record, audit) => {
       const removed = await guard(() =>
         inTransaction(() => {
           const removed = countPerson(match);
@@ -56,11 +68,14 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
           db.prepare(`DELETE FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${personColumn(match)} = ?)`).run(match.value);
           db.prepare(`DELETE FROM leads WHERE ${personColumn(match)} = ?`).run(match.value);
           db.prepare(`DELETE FROM suspected_spam WHERE ${personColumn(match)} = ?`).run(match.value);
+          // What the office typed to find them may have been their name or address: every kept search goes.
+          db.prepare('DELETE FROM office_searches').run();
           db.prepare('INSERT INTO deletion_records (identifier_kind, deleted_at, lead_count) VALUES (?, ?, ?)').run(
             record.kind,
             record.deletedAt.toISOString(),
             removed.leads,
           );
+          if (audit) writeAudit(audit(removed));
           return removed;
         }),
       );

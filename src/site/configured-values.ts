@@ -3,13 +3,20 @@
  * kept. A page built once is served under any configuration: the build writes a marker where the
  * value goes, and the server puts the running value in at start-up (with the running origin,
  * `src/server/static-files.ts`). Under `astro dev`, which renders every page on demand, the
- * component writes the value itself.
+ * component (`src/components/Configured.astro`) and the documents write the value itself.
  */
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
+import { ENVIRONMENT_RULE } from '../service-rules.ts';
 
-/** Each value a page may state, from the configuration. */
+type Stated = Pick<Config, 'leadsRetentionDays' | 'environment'>;
+
+/** Each value a page or document may state, from the configuration. */
 export const CONFIGURED = {
-  leadsRetentionDays: (config: Pick<Config, 'leadsRetentionDays'>) => config.leadsRetentionDays.toLocaleString('en-US'),
+  leadsRetentionDays: (config: Stated) => config.leadsRetentionDays.toLocaleString('en-US'),
+  /** `production` or `test`: what this deployment is for. */
+  environment: (config: Stated) => config.environment,
+  /** What that means for a caller, one sentence (`ENVIRONMENT_RULE`). */
+  environmentRule: (config: Stated) => ENVIRONMENT_RULE[config.environment],
 } as const;
 
 export type ConfiguredName = keyof typeof CONFIGURED;
@@ -18,7 +25,7 @@ export type ConfiguredName = keyof typeof CONFIGURED;
 export const configuredMarker = (name: ConfiguredName) => `@@configured:${name}@@`;
 
 /** `text` with every marker replaced by the value of `config`. */
-export function fillConfigured(text: string, config: Pick<Config, 'leadsRetentionDays'>): string {
+export function fillConfigured(text: string, config: Stated): string {
   return text.replace(/@@configured:(\w+)@@/g, (marker, name: string) =>
     Object.hasOwn(CONFIGURED, name) ? CONFIGURED[name as ConfiguredName](config) : marker,
   );

@@ -2,9 +2,10 @@
  * Content codings of what the server sends: which answers are worth compressing, how, and which
  * coding a request accepts. The prerendered files are compressed once (at build time by
  * `src/integrations/precompress.ts`, or at start-up when the running configuration changed their
- * bytes); on-demand answers as they are sent (`hold-answer.ts`).
+ * bytes); on-demand answers as they are sent (`held-response.ts`).
  */
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
 
@@ -12,6 +13,15 @@ const gzipAsync = promisify<Buffer, ZlibOptions, Buffer>(gzip);
 const brotliAsync = promisify<Buffer, BrotliOptions, Buffer>(brotliCompress);
 
 export type Coding = 'br' | 'gzip';
+
+/** What the build compressed (`dist/precompressed/`): per file (its path under the client directory, with `/`), the ETag of the bytes and the codings kept. */
+export type PrecompressedManifest = Record<string, { etag: string; codings: Coding[] }>;
+
+/** The name of that record, beside the compressed files. */
+export const MANIFEST = 'manifest.json';
+
+/** The file holding coding `coding` of `rel` under the precompressed directory. */
+export const precompressedFile = (dir: string, rel: string, coding: Coding) => join(dir, `${rel}.${coding === 'br' ? 'br' : 'gz'}`);
 
 /** Codings in the server's order of preference: Brotli is 10–20% smaller than gzip on these files. */
 export const CODINGS: readonly Coding[] = ['br', 'gzip'];

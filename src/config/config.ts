@@ -4,10 +4,16 @@
  */
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
-import { parseIsoDate } from './lib/time.ts';
+import { monthsText, parseIsoDate } from '../lib/time.ts';
+import { officeMail, type MailConfig } from './mail.ts';
 
-/** How long leads are kept by default: the 24 months `/privacy` promises. */
+export type { MailConfig, SmtpServer } from './mail.ts';
+
+/** How long leads are kept by default: what `/privacy` promises (`DEFAULT_RETENTION_TEXT`). */
 export const DEFAULT_RETENTION_DAYS = 730;
+
+/** `DEFAULT_RETENTION_DAYS` as people say it: "24 months". */
+export const DEFAULT_RETENTION_TEXT = monthsText(DEFAULT_RETENTION_DAYS);
 
 /** The day v1 was launched: the default `Deprecation` date of the unversioned `/api/leads` alias. */
 export const V1_LAUNCH_DATE = '2026-11-22T00:00:00Z';
@@ -48,6 +54,7 @@ const Env = z.object({
     .url({ protocol: /^https?$/, message: 'SITE_URL must be an absolute http(s) URL such as https://www.example-cleaning.com' })
     .optional()
     .transform((s) => s && new URL(s).origin),
+  ENVIRONMENT: z.enum(['production', 'test'], { message: 'ENVIRONMENT must be production or test' }).optional(),
   HOST: z.string().trim().min(1, 'HOST must not be empty').default('localhost'),
   PORT: z
     .string()
@@ -80,7 +87,10 @@ const Env = z.object({
   LEADS_RETENTION_DAYS: z
     .string()
     .default(String(DEFAULT_RETENTION_DAYS))
-    .refine((s) => /^\d{1,5}$/.test(s) && Number(s) >= 1, 'LEADS_RETENTION_DAYS must be a whole number of days, at least 1 (730 is 24 months)')
+    .refine(
+      (s) => /^\d{1,5}$/.test(s) && Number(s) >= 1,
+      `LEADS_RETENTION_DAYS must be a whole number of days, at least 1 (${DEFAULT_RETENTION_DAYS} is ${DEFAULT_RETENTION_TEXT})`,
+    )
     .transform(Number),
   BACKUP_DIR: z.string().trim().optional(),
   BACKUP_INTERVAL_HOURS: z
@@ -93,87 +103,20 @@ const Env = z.object({
     .default('14')
     .refine((s) => /^\d{1,4}$/.test(s) && Number(s) >= 1, 'BACKUP_KEEP must be a whole number of backups, at least 1')
     .transform(Number),
+  OFFICE_ACTIONS_PER_MINUTE: z
+    .string()
+    .default('120')
+    .refine(
+      (s) => /^\d{1,5}$/.test(s) && Number(s) >= 1,
+      'OFFICE_ACTIONS_PER_MINUTE must be a whole number, at least 1 (120 is far above a person working fast)',
+    )
+    .transform(Number),
   // The office's e-mail: parsed by `officeMail` below. Messages never repeat a value: SMTP_URL may
   // hold a password.
   SMTP_URL: z.string().trim().optional(),
   OFFICE_EMAIL: z.string().trim().optional(),
   MAIL_FROM: z.string().trim().optional(),
 });
-
-/** An e-mail address as the office's mail settings take it. */
-const mailAddress = z.email();
-
-/** The SMTP server the office's e-mail goes through, as `SMTP_URL` names it. */
-export interface SmtpServer {
-  readonly host: string;
-  readonly port: number;
-  /** `smtps://`: TLS from the first byte. `smtp://` upgrades with STARTTLS when the server offers it. */
-  readonly secure: boolean;
-  /** Credentials are sent only over TLS, unless the server is on this machine. */
-  readonly requireTls: boolean;
-  readonly auth: { readonly user: string; readonly pass: string } | undefined;
-}
-
-/** The office's e-mail about each new lead; absent when `SMTP_URL` is not set. */
-export interface MailConfig {
-  readonly smtp: SmtpServer;
-  /** The recipients (`OFFICE_EMAIL`, one or more). */
-  readonly office: readonly string[];
-  /** The sender (`MAIL_FROM`): an address, with a display name if one was given. */
-  readonly from: { readonly name: string; readonly address: string };
-}
-
-const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-const SMTP_URL_FORM = 'must be smtp://[user:password@]host[:port] or smtps://… (user and password percent-encoded)';
-
-/** Reads the three mail variables into a `MailConfig`, or names what is wrong without repeating a value. */
-function officeMail(
-  env: { SMTP_URL?: string | undefined; OFFICE_EMAIL?: string | undefined; MAIL_FROM?: string | undefined },
-  problems: string[],
-): MailConfig | undefined {
-  if (!env.SMTP_URL) {
-    for (const name of ['OFFICE_EMAIL', 'MAIL_FROM'] as const) {
-      if (env[name]) problems.push(`${name}: is set, but SMTP_URL is not: no e-mail would be sent (set SMTP_URL, or unset ${name})`);
-    }
-    return undefined;
-  }
-  let smtp: SmtpServer | undefined;
-  try {
-    const url = new URL(env.SMTP_URL);
-    const secure = url.protocol === 'smtps:';
-    const port = url.port === '' ? (secure ? 465 : 587) : Number(url.port);
-    if (!['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname || port === 0 || !['', '/'].includes(url.pathname) || url.search || url.hash)
-      throw new Error();
-    const auth = url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined;
-    smtp = {
-      host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-      port,
-      secure,
-      requireTls: auth !== undefined && !secure && !LOOPBACK_HOSTS.test(url.hostname),
-      auth,
-    };
-  } catch {
-    problems.push(`SMTP_URL: ${SMTP_URL_FORM}`);
-  }
-  const office = (env.OFFICE_EMAIL ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (office.length === 0) problems.push('OFFICE_EMAIL: is needed with SMTP_URL: the address (or comma-separated addresses) the office reads');
-  else if (!office.every((a) => mailAddress.safeParse(a).success)) problems.push('OFFICE_EMAIL: must be one or more e-mail addresses, separated by commas');
-  const sender = /^(?:(.*?)\s*<([^<>]+)>|([^<>\s]+))$/.exec((env.MAIL_FROM ?? '').trim());
-  const from = sender ? { name: (sender[1] ?? '').replace(/^"(.*)"$/, '$1').trim(), address: (sender[2] ?? sender[3])!.trim() } : undefined;
-  if (!env.MAIL_FROM)
-    problems.push('MAIL_FROM: is needed with SMTP_URL: the sender of the office\'s e-mail, such as "Lead intake <leads@example-cleaning.com>"');
-  else if (!from || !mailAddress.safeParse(from.address).success || /[\u0000-\u001f\u007f]/.test(from.name))
-    problems.push('MAIL_FROM: must be an e-mail address, or a name and an address such as "Lead intake <leads@example-cleaning.com>"');
-  if (!smtp || !from || problems.length > 0) return undefined;
-  return Object.freeze({
-    smtp: Object.freeze({ ...smtp, auth: smtp.auth && Object.freeze(smtp.auth) }),
-    office: Object.freeze(office),
-    from: Object.freeze(from),
-  });
-}
 
 /** Scheduled backups of the SQLite store. */
 export interface BackupSettings {
@@ -185,6 +128,11 @@ export interface BackupSettings {
 /** The validated, frozen configuration of one process. */
 export interface Config {
   readonly siteUrl: string;
+  /**
+   * What this deployment is for, as every document states it (`ENVIRONMENT`): `production` takes
+   * real leads; `test` takes none (and is what any origin that is not HTTPS is).
+   */
+  readonly environment: 'production' | 'test';
   readonly host: string;
   readonly port: number;
   readonly database: { readonly kind: 'sqlite'; readonly path: string; readonly groupCommit: boolean } | { readonly kind: 'postgres'; readonly url: string };
@@ -200,6 +148,8 @@ export interface Config {
   readonly mail: MailConfig | undefined;
   /** Scheduled backups of the SQLite store (`BACKUP_DIR`, …); `undefined`: none. */
   readonly backups: BackupSettings | undefined;
+  /** The changes (status, release, deletion) one signed-in session may make in a minute. */
+  readonly officeActionsPerMinute: number;
 }
 
 /** Raised when a variable is invalid; its message names every bad variable. */
@@ -239,12 +189,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  // Unset, it follows the port, so that a local start on another port links to itself.
+  const siteUrl = e.SITE_URL ?? `http://localhost:${e.PORT === 0 ? DEFAULT_PORT : e.PORT}`;
+  if (e.ENVIRONMENT === 'production' && !siteUrl.startsWith('https:'))
+    throw new ConfigError(
+      `Invalid configuration:\n  ENVIRONMENT: production needs an https SITE_URL (${siteUrl} is not): real customers' details travel only over HTTPS`,
+    );
   const database = e.DATABASE_URL.startsWith('file:')
     ? ({ kind: 'sqlite', path: e.DATABASE_URL.slice('file:'.length), groupCommit: e.SQLITE_GROUP_COMMIT === 'on' } as const)
     : ({ kind: 'postgres', url: e.DATABASE_URL } as const);
   return Object.freeze({
-    // Unset, it follows the port, so that a local start on another port links to itself.
-    siteUrl: e.SITE_URL ?? `http://localhost:${e.PORT === 0 ? DEFAULT_PORT : e.PORT}`,
+    siteUrl,
+    environment: e.ENVIRONMENT ?? (siteUrl.startsWith('https:') ? 'production' : 'test'),
     host: e.HOST,
     port: e.PORT,
     database: Object.freeze(database),
@@ -256,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     leadsRetentionDays: e.LEADS_RETENTION_DAYS,
     mail,
     backups: e.BACKUP_DIR ? Object.freeze({ dir: e.BACKUP_DIR, intervalHours: e.BACKUP_INTERVAL_HOURS, keep: e.BACKUP_KEEP }) : undefined,
+    officeActionsPerMinute: e.OFFICE_ACTIONS_PER_MINUTE,
   });
 }
 

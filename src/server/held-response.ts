@@ -14,7 +14,7 @@
  * each response: every response keeps one shape, which Node's own code is optimised for.
  */
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { compressible, encode, negotiate, worthSending } from './compression.ts';
+import { compressible, encode, negotiate, worthSending } from '../lib/compression.ts';
 
 /** What is held in memory to send at once; longer answers stream, uncompressed. */
 export const MAX_HELD_BYTES = 1024 * 1024;

@@ -3,9 +3,12 @@
  * pages all state: each is written here once, and every text that mentions it interpolates it.
  */
 import { CONSENT_CLOCK_SKEW_MS } from './leads/schema.ts';
-import { DELETION_RECORD_DAYS, SPAM_KEEP_DAYS } from './leads/retention.ts';
+import { DELETION_RECORD_TEXT, SPAM_KEEP_DAYS } from './leads/retention.ts';
 import { REPLAY_WINDOW_HOURS } from './leads/store.ts';
 import { REFERENCE_PATTERN } from './leads/reference.ts';
+import { RULE_FACTS } from './service-rules.ts';
+
+export { AGENT_GUIDANCE, agentGuidance, ENVIRONMENT_RULE, RULES, type Offer } from './service-rules.ts';
 
 export const SERVICE_NAME = 'Lead Intake API';
 export const API_VERSION = '1.0.0';
@@ -58,12 +61,13 @@ export const FACTS = {
   sunsetNoticeDays: String(SUNSET_NOTICE_DAYS),
   consentClockSkewMinutes: String(CONSENT_CLOCK_SKEW_MS / 60_000),
   bodyIdleTimeoutSeconds: String(BODY_IDLE_TIMEOUT_SECONDS),
-  deletionRecordMonths: String(Math.round(DELETION_RECORD_DAYS / 30.4)),
+  deletionRecordMonths: DELETION_RECORD_TEXT.split(' ')[0]!,
   spamKeepDays: String(SPAM_KEEP_DAYS),
   statusPath: API_PATHS.status,
   leadsPath: API_PATHS.leads,
   deprecatedLeadsPath: API_PATHS.deprecatedLeads,
   referencePattern: REFERENCE_PATTERN.source,
+  ...RULE_FACTS,
 } as const satisfies Record<string, string>;
 export type FactName = keyof typeof FACTS;
 
@@ -80,47 +84,6 @@ export const USAGE_RULES = [
   "Do not submit a lead without the customer's authorization; on a quote request, communicationsConsent is true only because the customer said so.",
   'Do not probe or POST to unadvertised registration paths; send no Authorization header, token, API key or password.',
 ] as const;
-
-/**
- * What the company offers, as its editors list it on the web forms (`content/forms/`): published
- * to agents in the OpenAPI description, /llms.txt, /developers and `GET /api/v1`, so that `service`
- * and `helpWith` are not guessed. Both fields stay free text, as the specification says.
- */
-export interface Offer {
-  /** The kinds of cleaning on the quote form. */
-  services: readonly string[];
-  /** What a contact message can be about, on the contact form. */
-  contactTopics: readonly string[];
-  /** The quote form's consent disclosure, with the company's name in it. */
-  consentText: string;
-}
-
-/**
- * What an agent must know that the field names do not say, by the field it is about, in every
- * document an agent reads. `{consent}` is the quote form's disclosure.
- */
-export const AGENT_GUIDANCE = {
-  formType:
-    'Send a quote request (formType absent or "quote") when the customer wants a price for, or a visit to, clean their home; send a contact message (formType "support") for anything else, including a question before booking, rescheduling or cancelling a visit, and feedback. A follow-up about a lead sent earlier (a question about a quote, a change to it) is a contact message that quotes the earlier lead\'s reference in message; never send the quote request again. If unsure, ask the customer.',
-  communicationsConsent:
-    '`true` (the JSON boolean) means that the customer agreed that the company may call, text and e-mail them about this request, as the company\'s own quote form asks in these words: "{consent}" It covers this request only, not marketing. Required on a quote request; optional on a contact message, which the company answers anyway. Send it only when the customer said so.',
-  consentTimestamp:
-    'When the customer gave that consent (for an agent: the moment the customer told you to send the request), such as 2026-11-22T17:03:00Z. Leave it out if you do not know it.',
-  pageUrl: 'The web page the customer was on when they asked, if there was one. Leave it out when there is no page (a chat, a call, an app).',
-  service: "One of the services the company offers (listed with this field), or the customer's own words when none fits.",
-  notes:
-    "Everything about the home and the visit that has no field of its own, in the customer's words: the size of the home (square feet, floors), add-ons (such as the inside of the oven or the fridge, or windows), preferred days and times, pets, how to get in. It may be empty.",
-  helpWith: "What the message is about: one of the contact form's topics (listed with this field), or the customer's own words.",
-  message: "The customer's message, in their words. In a follow-up, quote the reference of the earlier lead (such as Q-7K3M-4P), which its 201 gave.",
-} as const;
-
-/** `AGENT_GUIDANCE` with the offer's words in place. */
-export function agentGuidance(offer: Offer): Record<keyof typeof AGENT_GUIDANCE, string> {
-  return Object.fromEntries(Object.entries(AGENT_GUIDANCE).map(([field, text]) => [field, text.replace('{consent}', () => offer.consentText)])) as Record<
-    keyof typeof AGENT_GUIDANCE,
-    string
-  >;
-}
 
 /**
  * The `Idempotency-Key` of each published example request: distinct, so that copying both examples
@@ -144,6 +107,9 @@ export const NOT_OFFERED = [
   'agent registration',
   'access to customer, cleaner, schedule, payment or third-party field-service records',
 ] as const;
+
+/** The media type of `/.well-known/api-catalog` (RFC 9727). */
+export const API_CATALOG_MEDIA_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
 
 /** Absolute URLs of everything the service publishes, built from `SITE_URL` alone. */
 export function serviceLinks(siteUrl: string) {

@@ -5,8 +5,8 @@
  */
 import { getEntry, type CollectionEntry } from 'astro:content';
 import { disclosureOf, type Disclosure } from '../leads/lead.ts';
-import type { Offer } from '../facts.ts';
-import { company as companyFacts, type Company } from '../site.ts';
+import type { Offer } from '../service-facts.ts';
+import { company as companyFacts, type Company } from './company.ts';
 
 import { WEB_FORMS, type WebForm } from './forms.ts';
 
@@ -59,7 +59,7 @@ export async function formWords(form: WebForm): Promise<FormWords> {
   };
 }
 
-/** What the forms offer, for the documents agents read (`Offer` in `src/facts.ts`). */
+/** What the forms offer, for the documents agents read (`Offer` in `src/service-facts.ts`). */
 export async function publishedOffer(): Promise<Offer> {
   const [quote, contact] = await Promise.all([formWords('quote'), formWords('support')]);
   return { services: quote.choices, contactTopics: contact.choices, consentText: quote.consentText! };

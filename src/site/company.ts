@@ -1,9 +1,11 @@
 /** Site-wide facts for the pages: the public origin and the navigation, read when a page is rendered. */
 import { getCollection, getEntry } from 'astro:content';
-import { getConfig } from './config.ts';
-import { serviceLinks } from './facts.ts';
-import { toE164UsPhone } from './leads/phone.ts';
-import { WEB_FORMS } from './web-forms/forms.ts';
+import { getConfig } from '../config/config.ts';
+import { serviceLinks } from '../service-facts.ts';
+import { toE164UsPhone } from '../leads/phone.ts';
+import type { CallBackPromise } from '../leads/next-step.ts';
+import { hoursLine, readDays, readHours } from './opening-hours.ts';
+import { WEB_FORMS } from './forms.ts';
 
 /** The public origin (`SITE_URL`) the pages link with: read when asked, not when this module loads. */
 export const siteUrl = (): string => getConfig().siteUrl;
@@ -18,7 +20,10 @@ export interface Company {
   phone: string;
   tel: string;
   email: string;
+  /** When the office answers the phone, a line each: "Monday to Friday, 8 am to 6 pm". */
   hours: string[];
+  /** What it promises about answering a request, for the sentence that names the day. */
+  promise: CallBackPromise;
   cities: string[];
   /** The cities in a sentence: "Portland, Oregon and Vancouver, Washington". */
   area: string;
@@ -29,9 +34,23 @@ export interface Company {
 export async function company(): Promise<Company> {
   const entry = await getEntry('company', 'company');
   if (!entry) throw new Error('content/company.yaml must have a `company` entry');
-  const data = entry.data;
+  const { answersWithin, hours, ...data } = entry.data;
   const phone = data.phone.replaceAll(' ', '\u00a0').replaceAll('-', '\u2011');
-  return { ...data, phone, tel: `tel:${toE164UsPhone(data.phone)}`, area: new Intl.ListFormat('en-US', { type: 'conjunction' }).format(data.cities) };
+  const promise: CallBackPromise = {
+    companyName: data.name,
+    timeZone: data.timeZone,
+    workingDays: answersWithin.workingDays,
+    on: readDays(answersWithin.on)!,
+    hours: hours.map((h) => readHours(h)!),
+  };
+  return {
+    ...data,
+    phone,
+    tel: `tel:${toE164UsPhone(data.phone)}`,
+    hours: hours.map(hoursLine),
+    promise,
+    area: new Intl.ListFormat('en-US', { type: 'conjunction' }).format(data.cities),
+  };
 }
 
 /** The company's name, as `content/company.yaml` says. */

@@ -1,0 +1,78 @@
+/** The PostgreSQL store's office staff: their accounts, their sessions (shared by every instance), and each session's searches. */
+import { randomBytes } from 'node:crypto';
+import { SEARCHES_KEPT, type OfficeAccounts, type OfficeSessions } from '../../office/store.ts';
+import { writeAudit, type PostgresHandle } from './handle.ts';
+
+/** The staff's roles on `handle`. */
+export function postgresStaff(handle: PostgresHandle): OfficeAccounts & OfficeSessions {
+  const { pool, transaction, unavailable } = handle;
+  const query = <R extends object>(sql: string, params: unknown[] = []) => pool.query<R>(sql, params).catch(unavailable);
+  return {
+    saveUser: (email, passwordHash, at, audit) =>
+      transaction(async (c) => {
+        const { rows } = await c.query<{ inserted: boolean }>(
+          `INSERT INTO office_users (email, password_hash, created_at) VALUES ($1, $2, $3)
+           ON CONFLICT (email) DO UPDATE SET password_hash = excluded.password_hash RETURNING (xmax = 0) AS inserted`,
+          [email, passwordHash, at],
+        );
+        // A new password ends every session the old one opened.
+        if (!rows[0]!.inserted) await c.query('DELETE FROM office_sessions WHERE email = $1', [email]);
+        if (audit) await writeAudit(c, audit(rows[0]!.inserted));
+        return rows[0]!.inserted;
+      }),
+    removeUser: (email, audit) =>
+      transaction(async (c) => {
+        await c.query('DELETE FROM office_sessions WHERE email = $1', [email]);
+        const removed = ((await c.query('DELETE FROM office_users WHERE email = $1', [email])).rowCount ?? 0) > 0;
+        if (removed && audit) await writeAudit(c, audit);
+        return removed;
+      }),
+    listUsers: async () =>
+      (
+        await query<{ email: string; created_at: Date; last_sign_in_at: Date | null }>(
+          'SELECT email, created_at, last_sign_in_at FROM office_users ORDER BY email',
+        )
+      ).rows.map((r) => ({ email: r.email, createdAt: r.created_at, lastSignInAt: r.last_sign_in_at ?? undefined })),
+    passwordHash: async (email) =>
+      (await query<{ password_hash: string }>('SELECT password_hash FROM office_users WHERE email = $1', [email])).rows[0]?.password_hash,
+
+    startSession: (tokenHash, email, passwordHash, at, audit) =>
+      transaction(async (c) => {
+        // The account's row is locked: a new password set meanwhile waits, and then ends this session too.
+        const started = await c.query(
+          `INSERT INTO office_sessions (token_hash, email, created_at, last_seen_at)
+           SELECT $1, email, $3, $3 FROM office_users WHERE email = $2 AND password_hash = $4 FOR UPDATE`,
+          [tokenHash, email, at, passwordHash],
+        );
+        if ((started.rowCount ?? 0) === 0) return false;
+        await c.query('UPDATE office_users SET last_sign_in_at = $2 WHERE email = $1', [email, at]);
+        await writeAudit(c, audit);
+        return true;
+      }),
+    touchSession: async (tokenHash, since, now) =>
+      (
+        await query<{ email: string }>(
+          'UPDATE office_sessions SET last_seen_at = $4 WHERE token_hash = $1 AND last_seen_at >= $2 AND created_at >= $3 RETURNING email',
+          [tokenHash, since.seenSince, since.startedSince, now],
+        )
+      ).rows[0]?.email,
+    endSession: (tokenHash, audit) =>
+      transaction(async (c) => {
+        await c.query('DELETE FROM office_sessions WHERE token_hash = $1', [tokenHash]);
+        if (audit) await writeAudit(c, audit);
+      }),
+    rememberSearch: (tokenHash, text, at) =>
+      transaction(async (c) => {
+        const handle = randomBytes(12).toString('base64url');
+        await c.query('INSERT INTO office_searches (handle, token_hash, text, created_at) VALUES ($1, $2, $3, $4)', [handle, tokenHash, text, at]);
+        await c.query(
+          `DELETE FROM office_searches WHERE token_hash = $1 AND handle NOT IN
+           (SELECT handle FROM office_searches WHERE token_hash = $1 ORDER BY created_at DESC, handle LIMIT $2)`,
+          [tokenHash, SEARCHES_KEPT],
+        );
+        return handle;
+      }),
+    recallSearch: async (tokenHash, handle) =>
+      (await query<{ text: string }>('SELECT text FROM office_searches WHERE handle = $1 AND token_hash = $2', [handle, tokenHash])).rows[0]?.text,
+  };
+}

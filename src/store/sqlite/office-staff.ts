@@ -1,0 +1,90 @@
+/** The SQLite store's office staff: their accounts, their sessions, and each session's searches. */
+import { randomBytes } from 'node:crypto';
+import { SEARCHES_KEPT, type OfficeAccounts, type OfficeSessions } from '../../office/store.ts';
+import type { SqliteHandle } from './handle.ts';
+
+/** The staff's roles on `handle`. */
+export function sqliteStaff(handle: SqliteHandle): OfficeAccounts & OfficeSessions {
+  const { db, guard, inTransaction, writeAudit } = handle;
+  const iso = (d: Date) => d.toISOString();
+  return {
+    saveUser: (email, passwordHash, at, audit) =>
+      guard(() =>
+        inTransaction(() => {
+          const existed = db.prepare('SELECT 1 FROM office_users WHERE email = ?').get(email) !== undefined;
+          if (existed) {
+            db.prepare('UPDATE office_users SET password_hash = ? WHERE email = ?').run(passwordHash, email);
+            // A new password ends every session the old one opened.
+            db.prepare('DELETE FROM office_sessions WHERE email = ?').run(email);
+          } else db.prepare('INSERT INTO office_users (email, password_hash, created_at) VALUES (?, ?, ?)').run(email, passwordHash, iso(at));
+          if (audit) writeAudit(audit(!existed));
+          return !existed;
+        }),
+      ),
+    removeUser: (email, audit) =>
+      guard(() =>
+        inTransaction(() => {
+          db.prepare('DELETE FROM office_sessions WHERE email = ?').run(email);
+          const removed = Number(db.prepare('DELETE FROM office_users WHERE email = ?').run(email).changes) > 0;
+          if (removed && audit) writeAudit(audit);
+          return removed;
+        }),
+      ),
+    listUsers: () =>
+      guard(() =>
+        (db.prepare('SELECT email, created_at, last_sign_in_at FROM office_users ORDER BY email').all() as Array<Record<string, string | null>>).map((r) => ({
+          email: r.email!,
+          createdAt: new Date(r.created_at!),
+          lastSignInAt: r.last_sign_in_at ? new Date(r.last_sign_in_at) : undefined,
+        })),
+      ),
+    passwordHash: (email) =>
+      guard(() => (db.prepare('SELECT password_hash FROM office_users WHERE email = ?').get(email) as { password_hash: string } | undefined)?.password_hash),
+
+    startSession: (tokenHash, email, passwordHash, at, audit) =>
+      guard(() =>
+        inTransaction(() => {
+          const started = db
+            .prepare(
+              `INSERT INTO office_sessions (token_hash, email, created_at, last_seen_at)
+               SELECT ?, email, ?, ? FROM office_users WHERE email = ? AND password_hash = ?`,
+            )
+            .run(tokenHash, iso(at), iso(at), email, passwordHash);
+          if (Number(started.changes) === 0) return false;
+          db.prepare('UPDATE office_users SET last_sign_in_at = ? WHERE email = ?').run(iso(at), email);
+          writeAudit(audit);
+          return true;
+        }),
+      ),
+    touchSession: (tokenHash, since, now) =>
+      guard(() => {
+        const row = db
+          .prepare('UPDATE office_sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at >= ? AND created_at >= ? RETURNING email')
+          .get(iso(now), tokenHash, iso(since.seenSince), iso(since.startedSince)) as { email: string } | undefined;
+        return row?.email;
+      }),
+    endSession: (tokenHash, audit) =>
+      guard(() =>
+        inTransaction(() => {
+          db.prepare('DELETE FROM office_sessions WHERE token_hash = ?').run(tokenHash);
+          if (audit) writeAudit(audit);
+        }),
+      ),
+    rememberSearch: (tokenHash, text, at) =>
+      guard(() =>
+        inTransaction(() => {
+          const handle = randomBytes(12).toString('base64url');
+          db.prepare('INSERT INTO office_searches (handle, token_hash, text, created_at) VALUES (?, ?, ?, ?)').run(handle, tokenHash, text, iso(at));
+          db.prepare(
+            'DELETE FROM office_searches WHERE token_hash = ? AND handle NOT IN (SELECT handle FROM office_searches WHERE ' +
+              'token_hash = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)',
+          ).run(tokenHash, tokenHash, SEARCHES_KEPT);
+          return handle;
+        }),
+      ),
+    recallSearch: (tokenHash, handle) =>
+      guard(
+        () => (db.prepare('SELECT text FROM office_searches WHERE handle = ? AND token_hash = ?').get(handle, tokenHash) as { text: string } | undefined)?.text,
+      ),
+  };
+}

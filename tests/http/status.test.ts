@@ -1,0 +1,35 @@
+/**
+ * GET /api/v1 in process: what kind of deployment this is, stated by configuration (`ENVIRONMENT`)
+ * and by the origin, in the words every document uses (`ENVIRONMENT_RULE`).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ENVIRONMENT_RULE } from '../../src/service-rules.ts';
+import { testApp, type TestApp } from '../support/app.ts';
+import { call } from '../support/in-process.ts';
+
+let app: TestApp | undefined;
+afterEach(async () => {
+  await app?.dispose();
+  app = undefined;
+});
+
+async function status(env: Record<string, string> = {}) {
+  app = await testApp({ env });
+  const reply = await call(app, '/api/v1');
+  expect(reply.status, reply.text).toBe(200);
+  return reply.json;
+}
+
+describe('GET /api/v1 says what this deployment is for', () => {
+  it('an http:// origin is a test deployment, which takes no leads, real or trial', async () => {
+    expect(await status()).toMatchObject({ environment: 'test', deployment: ENVIRONMENT_RULE.test });
+  });
+
+  it("an https:// origin is the company's own, taking real leads", async () => {
+    expect(await status({ SITE_URL: 'https://www.example.com' })).toMatchObject({ environment: 'production', deployment: ENVIRONMENT_RULE.production });
+  });
+
+  it('ENVIRONMENT=test marks an https:// deployment as a test one', async () => {
+    expect(await status({ SITE_URL: 'https://staging.example.com', ENVIRONMENT: 'test' })).toMatchObject({ environment: 'test' });
+  });
+});

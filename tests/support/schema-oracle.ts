@@ -1,0 +1,57 @@
+/**
+ * What the published description says of a lead body, in the server's own terms: whether its
+ * schema accepts the body, and if not, the JSON Pointers (`#/email`) of what it refuses, read
+ * from ajv's errors for the form the body selects (as the server picks it); and the one rule the
+ * schema states only in words, because it depends on the clock (a consent timestamp ahead).
+ */
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+type Json = Record<string, any>;
+
+export interface SchemaVerdict {
+  valid: boolean;
+  /** Where the schema refuses the body, as the server points (`#/field`, `#` for the body itself). */
+  pointers: Set<string>;
+}
+
+/** The oracle of `doc` (a completed OpenAPI description); `consentSkewMs` is how far ahead a consent may lie. */
+export function schemaOracle(doc: Json, consentSkewMs: number) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  ajv.addSchema({ ...doc, $id: 'openapi' });
+  const schema = (name: string) => ajv.getSchema(`openapi#/components/schemas/${name}`)!;
+  const [union, quote, support, timestamp] = [schema('LeadSubmission'), schema('QuoteRequest'), schema('ContactMessage'), schema('ConsentTimestamp')];
+  const segment = (s: string) => encodeURIComponent(s.replaceAll('~', '~0').replaceAll('/', '~1'));
+  const pointerOf = (e: ErrorObject): string | undefined => {
+    // A oneOf's error sums up its branches; the branch the body selects is checked alone below.
+    if (e.keyword === 'oneOf' || e.keyword === 'if') return undefined;
+    const path = e.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => encodeURIComponent(s));
+    const child = e.params.missingProperty ?? e.params.additionalProperty ?? e.params.unevaluatedProperty;
+    return ['#', ...path, ...(child === undefined ? [] : [segment(child as string)])].join('/');
+  };
+  const isObject = (body: unknown): body is Json => typeof body === 'object' && body !== null && !Array.isArray(body);
+
+  return {
+    /** The schema's verdict on `body`. */
+    judge(body: unknown): SchemaVerdict {
+      if (union(body)) return { valid: true, pointers: new Set() };
+      if (!isObject(body)) return { valid: false, pointers: new Set(['#']) };
+      const selected = body.formType === undefined || body.formType === 'quote' ? quote : body.formType === 'support' ? support : undefined;
+      if (!selected) return { valid: false, pointers: new Set(['#/formType']) };
+      if (selected(body)) throw new Error('the oneOf refuses a body that the form it selects accepts');
+      return { valid: false, pointers: new Set(selected.errors!.map(pointerOf).filter((p): p is string => p !== undefined)) };
+    },
+    /** Where the rules relative to the clock refuse `body` (the schema states them in words). */
+    clock(body: unknown, now = Date.now()): Set<string> {
+      const out = new Set<string>();
+      if (!isObject(body) || ![undefined, 'quote', 'support'].includes(body.formType)) return out;
+      const at = body.consentTimestamp;
+      if (typeof at === 'string' && timestamp(at) && Date.parse(at) > now + consentSkewMs) out.add('#/consentTimestamp');
+      return out;
+    },
+  };
+}
