@@ -11,6 +11,12 @@ import { toE164UsPhone } from './leads/phone.ts';
 import { date, list, rule, text } from './content-rules.ts';
 import { readDays, readHours } from './site/opening-hours.ts';
 
+/** A 5-digit ZIP code, written as a number (97201) or as text ("02134"). */
+const PostalCode = z
+  .union([z.string(), z.number().int().min(0)], { error: rule('a 5-digit ZIP code, such as 97201') })
+  .transform((zip) => String(zip).trim().padStart(5, '0'))
+  .refine((zip) => /^[0-9]{5}$/.test(zip), 'each ZIP code must be 5 digits, such as 97201');
+
 /** A place in the main navigation; leave it out to keep a page out of it. */
 const Nav = z.strictObject({
   label: text('a menu label', 2, 24),
@@ -119,8 +125,16 @@ const company = defineCollection({
       },
       { error: rule('{ workingDays: 1, on: Monday to Friday }') },
     ),
-    /** The cities the company cleans in. */
-    cities: list('cities', text('a city', 2, 60), 1, 6),
+    /** The towns the company cleans in, each with the ZIP codes it serves there: one list for the site, the API and the office. */
+    serviceArea: list(
+      'towns, each such as { town: Portland, Oregon, postalCodes: [97201, 97202] }',
+      z.strictObject({ town: text('a town', 2, 60), postalCodes: list('ZIP codes', PostalCode, 1, 500) }, { error: rule('{ town: …, postalCodes: [ … ] }') }),
+      1,
+      12,
+    ).refine((towns) => {
+      const all = towns.flatMap((t) => t.postalCodes);
+      return new Set(all).size === all.length;
+    }, 'must list each ZIP code once, under one town'),
     /** The office's time zone (an IANA name): the office's e-mail gives each lead's receipt time in it. */
     timeZone: z
       .string({ error: rule('a time zone, such as America/Los_Angeles') })

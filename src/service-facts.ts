@@ -3,6 +3,7 @@
  * pages all state: each is written here once, and every text that mentions it interpolates it.
  */
 import { CONSENT_CLOCK_SKEW_MS } from './leads/schema.ts';
+import { PREFERRED_DATES_DAYS_AHEAD } from './leads/fields.ts';
 import { DELETION_RECORD_TEXT, SPAM_KEEP_DAYS } from './leads/retention.ts';
 import { REPLAY_WINDOW_HOURS } from './leads/store.ts';
 import { REFERENCE_PATTERN } from './leads/reference.ts';
@@ -60,6 +61,7 @@ export const FACTS = {
   replayWindow: REPLAY_WINDOW_TEXT,
   sunsetNoticeDays: String(SUNSET_NOTICE_DAYS),
   consentClockSkewMinutes: String(CONSENT_CLOCK_SKEW_MS / 60_000),
+  preferredDatesDaysAhead: String(PREFERRED_DATES_DAYS_AHEAD),
   bodyIdleTimeoutSeconds: String(BODY_IDLE_TIMEOUT_SECONDS),
   deletionRecordMonths: DELETION_RECORD_TEXT.split(' ')[0]!,
   spamKeepDays: String(SPAM_KEEP_DAYS),

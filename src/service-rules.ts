@@ -5,7 +5,7 @@
  * Plain words, no markup, so that it reads the same in every document.
  */
 import { REPLAY_WINDOW_HOURS } from './leads/store.ts';
-import { NOT_SURE } from './leads/fields.ts';
+import { NOT_SURE, PREFERRED_DATES_DAYS_AHEAD } from './leads/fields.ts';
 
 export const RULES = {
   retry:
@@ -26,6 +26,12 @@ export const RULES = {
     'in UTC), such as 2026-11-22T09:03:00-08:00; leave it out if you do not know it.',
   notSure: `Ask the customer for the number of bedrooms and bathrooms; if they do not know, send "${NOT_SURE}", and never invent a number.`,
   bathrooms: 'A bathroom with a shower or a bath counts as 1, and one with only a toilet and a basin as 0.5.',
+  serviceArea:
+    'Send postalCode, the ZIP code of the home to be cleaned, whenever the customer gives it: a ZIP code outside the ' +
+    'service area is not refused, and the receipt says inServiceArea false and what the office will do.',
+  preferredDates:
+    `Send preferredDates only as days the customer named, from today in the company's time zone to ${PREFERRED_DATES_DAYS_AHEAD} days ahead; ` +
+    'preferredContact is how the customer would rather be reached first, and never replaces communicationsConsent.',
 } as const;
 
 /** The rules as facts a text may name: `ruleRetry`, `ruleDuplicate`, … */
@@ -74,8 +80,10 @@ export const AGENT_GUIDANCE = {
   service: "One of the services the company offers (listed with this field), or the customer's own words when none fits.",
   notes:
     "Everything about the home and the visit that has no field of its own, in the customer's words: the size of the " +
-    'home (square feet, floors), add-ons (such as the inside of the oven or the fridge, or windows), preferred days ' +
-    'and times, pets, how to get in. It may be empty.',
+    'home (square feet, floors), add-ons (such as the inside of the oven or the fridge, or windows), times of day, ' +
+    'pets, how to get in. It may be empty.',
+  postalCode: RULES.serviceArea,
+  preferredDates: RULES.preferredDates,
   helpWith: "What the message is about: one of the contact form's topics (listed with this field), or the customer's own words.",
   message: "The customer's message, in their words. In a follow-up, quote the reference of the earlier lead (such as Q-7K3M-4P), which its 201 gave.",
 } as const;

@@ -12,6 +12,7 @@ import type { OfficeStore } from '../office/store.ts';
 import type { Offer } from '../service-facts.ts';
 import type { CallBackPromise } from '../leads/next-step.ts';
 import { officePowers, role, spamFolder, storeRoles, type JobRoles, type OfficePowers, type PublicServices } from '../roles/index.ts';
+import type { ServiceArea } from '../leads/service-area.ts';
 import type { OfficeLimiters } from './office-limits.ts';
 import { checkSunsetNotice } from './sunset-notice.ts';
 
@@ -22,6 +23,7 @@ export interface CompositionParts {
   store: LeadStore & OfficeStore;
   offer: Offer;
   promise: CallBackPromise;
+  serviceArea: ServiceArea;
   limiters: { submissions: LimiterHandle; office: OfficeLimiters };
   /** The moment the start-up rules are checked against (the sunset's notice). */
   now?: Date;
@@ -48,7 +50,7 @@ export class StartupError extends Error {
 
 /** Composes the services from `parts`; refuses (closing what it was given) when a start-up rule is broken. */
 export async function composeServices(parts: CompositionParts): Promise<Composition> {
-  const { config, logger, store, offer, promise, limiters } = parts;
+  const { config, logger, store, offer, promise, serviceArea, limiters } = parts;
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= Promise.all([store.close(), limiters.submissions.close(), limiters.office.close()]).then(() => undefined));
   const roles = storeRoles(store);
@@ -64,6 +66,7 @@ export async function composeServices(parts: CompositionParts): Promise<Composit
       formTokenKey,
       offer,
       promise,
+      serviceArea,
       spamFolder: spamFolder(store),
     });
     return Object.freeze({

@@ -32,7 +32,7 @@ export function composition(): Promise<Composition> {
 async function open(): Promise<Composition> {
   const config = getConfig();
   const logger = createLogger(config.logLevel);
-  const [offer, { promise }] = await Promise.all([publishedOffer(), company()]);
+  const [offer, { promise, serviceArea }] = await Promise.all([publishedOffer(), company()]);
   const store = await createLeadStore(config, logger).catch((err: unknown) => {
     if (err instanceof ConfigError) throw err;
     throw new StartupError(`Cannot open the lead store named by DATABASE_URL: ${(err as Error).message}`, { cause: err });
@@ -45,6 +45,7 @@ async function open(): Promise<Composition> {
     store,
     offer,
     promise,
+    serviceArea,
     limiters: { submissions: createLimiter(config, { ...RATE_LIMIT, name: 'leads' }), office: officeLimiters(config) },
   });
 }

@@ -99,6 +99,8 @@ export function llmsTxt(doc: Json, offer: Offer): string {
     `- \`pageUrl\`: ${guidance.pageUrl}`,
     `- \`service\`: ${guidance.service} The services offered: ${quoted(offer.services)}.`,
     `- \`notes\`: ${guidance.notes}`,
+    `- \`postalCode\`: ${guidance.postalCode} The ZIP codes served are listed in \`GET ${l.status}\` (\`serviceArea\`).`,
+    `- \`preferredDates\`, \`frequency\`, \`preferredContact\`: ${guidance.preferredDates}`,
     `- \`helpWith\`: ${guidance.helpWith} The topics: ${quoted(offer.contactTopics)}.`,
     `- \`message\`: ${guidance.message}`,
     `- \`phone\`: The company calls and texts U.S. numbers only. A customer without one can call the office at ${company.phone} instead of sending a lead.`,

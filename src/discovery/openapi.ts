@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ContactMessage, PUBLISHED_PATTERNS, QuoteRequest } from '../leads/schema.ts';
+import { MAX_PREFERRED_DATES } from '../leads/fields.ts';
 import { validateLead } from '../leads/validate.ts';
 import { Problem, problemDocument } from '../problems/problem.ts';
 import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../problems/registry.ts';
@@ -38,6 +39,8 @@ export interface CompanyFacts {
   phone: string;
   /** The cities the company cleans in, in a sentence: "Portland, Oregon and Vancouver, Washington". */
   serviceArea: string;
+  /** The ZIP codes it serves, in the editors' order. */
+  postalCodes: readonly string[];
   /** What it promises about answering a request: the examples' `whatHappensNext`. */
   promise: CallBackPromise;
 }
@@ -89,7 +92,7 @@ function problemExample(code: ProblemCode, quoteExample: Json, nextStep: string)
 }
 
 /** The keywords a field's constraints are made of: generated, never taken from the YAML. */
-const CONSTRAINTS = ['type', 'minLength', 'maxLength', 'pattern', 'const', 'enum'] as const;
+const CONSTRAINTS = ['type', 'minLength', 'maxLength', 'pattern', 'const', 'enum', 'items', 'maxItems', 'uniqueItems'] as const;
 
 /**
  * Gives both forms' fields the validation's own constraints, the agents' guidance and the offer's
@@ -113,6 +116,13 @@ function completeLeadSchemas(components: Json, offer: Offer): void {
         ...generated.properties[field],
         ...(Object.hasOwn(PUBLISHED_PATTERNS, field) && { pattern: PUBLISHED_PATTERNS[field as keyof typeof PUBLISHED_PATTERNS] }),
       };
+      // Each date as its own pattern says it, all different (the validation checks that beside the schema).
+      if (field === 'preferredDates')
+        Object.assign(constraints, {
+          items: { ...constraints.items, pattern: PUBLISHED_PATTERNS.preferredDate, maxLength: 10 },
+          maxItems: MAX_PREFERRED_DATES,
+          uniqueItems: true,
+        });
       let target = described.properties[field];
       const shared = target.$ref?.split('/').pop();
       if (shared) {
@@ -162,6 +172,8 @@ function complete(source: Json, offer: Offer, company: CompanyFacts): Json {
   const words: Record<string, string> = {
     serviceArea: company.serviceArea,
     officePhone: company.phone,
+    servedPostalCodes: company.postalCodes.join(', '),
+    timeZone: company.promise.timeZone,
     usageRules: USAGE_RULES.map((rule, i) => `${i + 1}. ${rule}`).join('\n'),
   };
   const doc = mapStrings(source, (s) =>

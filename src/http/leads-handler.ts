@@ -70,6 +70,7 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
   const outcome = await takeLead(services.intake, {
     body,
     meta,
+    business: { timeZone: services.promise.timeZone, serviceArea: services.serviceArea },
     idempotency: () => {
       const key = parseIdempotencyKey(request.headers.get('idempotency-key'));
       return key === undefined ? undefined : { key, boundTo: body };
@@ -79,7 +80,8 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
     case 'created':
     case 'replayed': {
       // What happens next is the promise's, from the time the lead came: a replay says the same.
-      const receipt = { ...outcome.receipt, whatHappensNext: whatHappensNext(new Date(outcome.receipt.receivedAt), services.promise) };
+      const outsideArea = outcome.receipt.inServiceArea === false;
+      const receipt = { ...outcome.receipt, whatHappensNext: whatHappensNext(new Date(outcome.receipt.receivedAt), services.promise, { outsideArea }) };
       return jsonResponse(201, receipt, outcome.kind === 'replayed' ? { 'Idempotent-Replayed': 'true' } : {});
     }
     case 'invalid': {
@@ -98,7 +100,7 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
       throw new Problem('duplicate_submission', `The same lead was already accepted in the last ${REPLAY_WINDOW_TEXT}.`, {
         leadId: outcome.leadId,
         reference: outcome.reference,
-        whatHappensNext: whatHappensNext(new Date(outcome.receivedAt), services.promise),
+        whatHappensNext: whatHappensNext(new Date(outcome.receivedAt), services.promise, { outsideArea: outcome.inServiceArea === false }),
       });
     case 'unavailable':
       throw unavailable(outcome.maybeStored, outcome.cause, ctx);

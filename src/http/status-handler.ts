@@ -13,12 +13,19 @@ import {
   type Offer,
 } from '../service-facts.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
+import { servedPostalCodes, type ServiceArea } from '../leads/service-area.ts';
+import { RULES } from '../service-rules.ts';
 import type { LeadIntake } from '../leads/store.ts';
 import type { ApiContext } from './context.ts';
 import { discoveryLinkHeader, jsonTextResponse, setAll } from './headers.ts';
 
 /** The discovery document of `GET /api/v1`. */
-export function statusDocument(config: Pick<Config, 'siteUrl' | 'environment' | 'leadsDeprecationDate' | 'leadsSunsetDate'>, offer: Offer, available: boolean) {
+export function statusDocument(
+  config: Pick<Config, 'siteUrl' | 'environment' | 'leadsDeprecationDate' | 'leadsSunsetDate'>,
+  offer: Offer,
+  area: ServiceArea,
+  available: boolean,
+) {
   const links = serviceLinks(config.siteUrl);
   return {
     name: SERVICE_NAME,
@@ -48,6 +55,7 @@ export function statusDocument(config: Pick<Config, 'siteUrl' | 'environment' | 
     usageRules: USAGE_RULES,
     services: offer.services,
     contactTopics: offer.contactTopics,
+    serviceArea: { towns: area.towns.map((t) => t.town), postalCodes: servedPostalCodes(area), outside: RULES.serviceArea },
     guidance: agentGuidance(offer),
     notOffered: NOT_OFFERED,
     deprecated: [
@@ -64,12 +72,12 @@ export function statusDocument(config: Pick<Config, 'siteUrl' | 'environment' | 
 
 // The document depends on the configuration and the store's health alone: built once per pair.
 const documents = new WeakMap<object, { ok: string; unavailable: string; link: string }>();
-function cachedDocuments(config: Config, offer: Offer) {
+function cachedDocuments(config: Config, offer: Offer, area: ServiceArea) {
   let cached = documents.get(config);
   if (!cached) {
     cached = {
-      ok: JSON.stringify(statusDocument(config, offer, true)),
-      unavailable: JSON.stringify(statusDocument(config, offer, false)),
+      ok: JSON.stringify(statusDocument(config, offer, area, true)),
+      unavailable: JSON.stringify(statusDocument(config, offer, area, false)),
       link: discoveryLinkHeader(config.siteUrl),
     };
     documents.set(config, cached);
@@ -94,8 +102,8 @@ function storeAvailable(store: Pick<LeadIntake, 'ping'>): Promise<boolean> {
 
 /** Handles GET and HEAD of `/api/v1`. No rate limit applies. */
 export async function handleStatusRequest(request: Request, ctx: ApiContext, _route: unknown, headers: Headers): Promise<Response> {
-  const { config, intake, offer } = ctx.services;
-  const cached = cachedDocuments(config, offer);
+  const { config, intake, offer, serviceArea } = ctx.services;
+  const cached = cachedDocuments(config, offer, serviceArea);
   setAll(headers, { Link: cached.link });
   const available = await storeAvailable(intake);
   return available

@@ -25,6 +25,21 @@ interface FieldWords {
  */
 export const NOT_SURE = 'not sure';
 
+/** How often a customer may want the cleaning (`frequency`). */
+export const FREQUENCIES = ['once', 'weekly', 'every-two-weeks', 'monthly'] as const;
+/** How a customer would rather be reached first (`preferredContact`): a preference, never consent. */
+export const CONTACT_WAYS = ['call', 'text', 'email'] as const;
+/** At most this many `preferredDates`... */
+export const MAX_PREFERRED_DATES = 3;
+/** ...each from today, in the company's time zone, to this many days ahead. */
+export const PREFERRED_DATES_DAYS_AHEAD = 120;
+
+const quotedOr = (values: readonly string[]) =>
+  `${values
+    .slice(0, -1)
+    .map((v) => `"${v}"`)
+    .join(', ')} or "${values.at(-1)}"`;
+
 /** The fields of both forms, and what each expects. */
 export const FIELDS = {
   formType: { expects: '"quote" (or absent) for a quote request, or "support" for a contact message', ask: 'Send the form from this page.' },
@@ -53,6 +68,21 @@ export const FIELDS = {
     ask: 'Send the form from this page.',
   },
   pageUrl: { expects: 'an absolute http or https URL, as a string such as "https://www.example-cleaning.com/quote"', ask: 'Send the form from this page.' },
+  postalCode: {
+    expects: 'the home\'s 5-digit U.S. ZIP code, or ZIP+4, as a string such as "97201" or "97201-1234"',
+    ask: 'Enter the 5-digit ZIP code of the home, such as 97201.',
+  },
+  preferredDates: {
+    expects:
+      `up to ${MAX_PREFERRED_DATES} different dates the customer would like the visit, each written YYYY-MM-DD, from today ` +
+      `(in the company's time zone) to ${PREFERRED_DATES_DAYS_AHEAD} days ahead, such as ["2026-12-05"]`,
+    ask: `Choose up to ${MAX_PREFERRED_DATES} different days, from today to ${PREFERRED_DATES_DAYS_AHEAD} days ahead.`,
+  },
+  frequency: { expects: `how often the customer wants the cleaning: ${quotedOr(FREQUENCIES)}`, ask: 'Choose how often you would like us to come.' },
+  preferredContact: {
+    expects: `how the customer would rather be reached first: ${quotedOr(CONTACT_WAYS)} (a preference, not consent)`,
+    ask: 'Choose how you would rather hear from us.',
+  },
   helpWith: { expects: 'what the message is about, as a string such as "Rescheduling a visit"', ask: 'Choose what your message is about.' },
   message: { expects: 'the message itself, as a string such as "Could the visit move to Monday?"', ask: 'Write your message.' },
 } as const satisfies Record<string, FieldWords>;

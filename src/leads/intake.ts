@@ -6,8 +6,9 @@
  * reached included: the API turns outcomes into problem documents, the forms into words.
  */
 import { requestHash, toLeadRecord, type Receipt, type SubmissionMeta } from './lead.ts';
+import type { ServiceArea } from './service-area.ts';
 import { CommitOutcomeUnknownError, StoreUnavailableError, type LeadIntake } from './store.ts';
-import { validateLead, type FieldError, type ValidLead } from './validate.ts';
+import { dateWindow, validateLead, type FieldError, type ValidLead } from './validate.ts';
 
 /** Seconds a caller is asked to wait when the lead store cannot take a lead. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
@@ -24,6 +25,8 @@ export interface LeadOffer {
   idempotency?: () => { key: string; boundTo: unknown } | undefined;
   /** A last word of the door on a valid lead before it is stored: `false` holds it back. */
   admit?: (lead: ValidLead) => boolean;
+  /** The company's time zone (preferred dates count from today there), and the ZIP codes it serves. */
+  business: { timeZone: string; serviceArea: ServiceArea };
   /** The reference the sender was already given (a submission the office released from suspected spam). */
   reference?: string;
 }
@@ -35,19 +38,21 @@ export type IntakeOutcome =
   | { kind: 'created'; receipt: Receipt }
   | { kind: 'replayed'; receipt: Receipt }
   | { kind: 'key_reused' }
-  | { kind: 'duplicate'; leadId: string; reference: string; receivedAt: string }
+  /** `inServiceArea` as the first lead's, which had the same ZIP code. */
+  | { kind: 'duplicate'; leadId: string; reference: string; receivedAt: string; inServiceArea?: boolean }
   /** The store could not take it; `maybeStored` when the commit's outcome is unknown. */
   | { kind: 'unavailable'; maybeStored: boolean; cause: StoreUnavailableError };
 
 /** Takes in `offer` through `store`; only an unexpected failure (a bug) is thrown. */
 export async function takeLead(store: Pick<LeadIntake, 'submit'>, offer: LeadOffer): Promise<IntakeOutcome> {
-  const validation = validateLead(offer.body);
+  const validation = validateLead(offer.body, dateWindow(offer.meta.now, offer.business.timeZone));
   if (!validation.ok) return { kind: 'invalid', errors: validation.errors, consentMissing: validation.consentMissing };
   if (offer.admit && !offer.admit(validation.lead)) return { kind: 'held' };
   const idempotency = offer.idempotency?.();
-  const record = { ...toLeadRecord(validation.lead, offer.meta), ...(offer.reference && { reference: offer.reference }) };
+  const record = { ...toLeadRecord(validation.lead, offer.meta, offer.business.serviceArea), ...(offer.reference && { reference: offer.reference }) };
   try {
-    return await store.submit(record, idempotency && { key: idempotency.key, requestHash: requestHash(idempotency.boundTo) });
+    const outcome = await store.submit(record, idempotency && { key: idempotency.key, requestHash: requestHash(idempotency.boundTo) });
+    return outcome.kind === 'duplicate' && record.inServiceArea !== undefined ? { ...outcome, inServiceArea: record.inServiceArea } : outcome;
   } catch (err) {
     if (err instanceof StoreUnavailableError) return { kind: 'unavailable', maybeStored: err instanceof CommitOutcomeUnknownError, cause: err };
     throw err;

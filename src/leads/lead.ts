@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { ValidLead } from './validate.ts';
 import type { FormType } from './schema.ts';
 import { newReference } from './reference.ts';
+import { inServiceArea, type ServiceArea } from './service-area.ts';
 
 /** How a lead reached the company: the public API, or the company's own web form on this site. */
 export type Channel = 'api' | 'web-form';
@@ -30,6 +31,9 @@ export interface ConsentEvidence {
   userAgent: string | null;
 }
 
+/** A field's value as stored: text, consent, or the preferred dates. */
+export type LeadValue = string | boolean | string[];
+
 /** A lead as stored: the validated fields as sent, normalised contact details, and consent evidence. */
 export interface LeadRecord {
   id: string;
@@ -40,12 +44,14 @@ export interface LeadRecord {
   /** The path it came by: `/api/v1/leads` or the deprecated `/api/leads`. */
   receivedVia: string;
   /** Validated fields as sent (trimmed), `phone` included as the customer typed it. */
-  fields: Record<string, string | boolean>;
+  fields: Record<string, LeadValue>;
   phoneE164: string;
   emailNormalised: string;
   /** Hash of form, normalised contact and content: equal for duplicates. */
   fingerprint: string;
   consent: ConsentEvidence;
+  /** Whether the home's ZIP code (`postalCode`) was in the service area when the lead came; absent without one. */
+  inServiceArea?: boolean;
   /** The disclosure `consent.disclosureVersion` names, stored once per version beside the leads. */
   disclosure?: Disclosure;
 }
@@ -93,8 +99,8 @@ export function cleanUserAgent(raw: string | null): string | null {
 }
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** Builds the record of a valid submission, with a fresh opaque id. */
-export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta): LeadRecord {
+/** Builds the record of a valid submission, with a fresh opaque id; `area` judges its ZIP code, if it has one. */
+export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta, area?: ServiceArea): LeadRecord {
   const { phone, email } = lead.data;
   const emailNormalised = email.toLowerCase();
   const receivedAt = meta.now.toISOString();
@@ -109,7 +115,14 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta): LeadRecord 
   const disclosure = meta.disclosure && { disclosure: meta.disclosure };
   if (lead.formType === 'quote') {
     const d = lead.data;
-    const fields: Record<string, string | boolean> = {
+    // Where and when, each only when sent (an empty list of dates is no preference).
+    const whereAndWhen = {
+      ...(d.postalCode !== undefined && { postalCode: d.postalCode }),
+      ...(d.preferredDates?.length && { preferredDates: d.preferredDates }),
+      ...(d.frequency !== undefined && { frequency: d.frequency }),
+      ...(d.preferredContact !== undefined && { preferredContact: d.preferredContact }),
+    };
+    const fields: Record<string, LeadValue> = {
       name: d.name,
       phone: phone.sent,
       email: d.email,
@@ -120,14 +133,17 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta): LeadRecord 
       communicationsConsent: d.communicationsConsent,
       ...(d.consentTimestamp !== undefined && { consentTimestamp: d.consentTimestamp }),
       ...(d.pageUrl !== undefined && { pageUrl: d.pageUrl }),
+      ...whereAndWhen,
     };
-    const content = [d.bedrooms, d.bathrooms, fold(d.service), fold(d.notes)];
+    // Another home or other days make another request; a lead without them keeps the fingerprint it always had.
+    const content = [d.bedrooms, d.bathrooms, fold(d.service), fold(d.notes), ...(Object.keys(whereAndWhen).length ? [whereAndWhen] : [])];
     return {
       ...base,
       formType: 'quote',
       fields,
       ...disclosure,
       fingerprint: sha256(JSON.stringify(['quote', fold(d.name), emailNormalised, phone.e164, ...content])),
+      ...(d.postalCode !== undefined && area && { inServiceArea: inServiceArea(area, d.postalCode) }),
       consent: { communicationsConsent: true, consentTimestamp: d.consentTimestamp ?? null, pageUrl: d.pageUrl ?? null, ...evidence },
     };
   }
@@ -176,9 +192,12 @@ export interface Receipt {
   formType: FormType;
   status: 'received';
   receivedAt: string;
+  /** Present when a ZIP code was sent: whether the company serves it. */
+  inServiceArea?: boolean;
 }
 
 /** The 201 body of a stored lead. */
 export function receiptOf(lead: LeadRecord): Receipt {
-  return { id: lead.id, reference: lead.reference, formType: lead.formType, status: 'received', receivedAt: lead.receivedAt };
+  const { id, reference, formType, receivedAt } = lead;
+  return { id, reference, formType, status: 'received', receivedAt, ...(lead.inServiceArea !== undefined && { inServiceArea: lead.inServiceArea }) };
 }

@@ -5,7 +5,7 @@
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
-import { FIELDS, NOT_SURE, OUTSIDE_US_PHONE } from './fields.ts';
+import { CONTACT_WAYS, FIELDS, FREQUENCIES, NOT_SURE, OUTSIDE_US_PHONE } from './fields.ts';
 import { toE164UsPhone } from './phone.ts';
 import { phonePattern } from './phone-pattern.ts';
 
@@ -20,6 +20,7 @@ export const MAX_LENGTH = {
   message: 5000,
   pageUrl: 2000,
   consentTimestamp: 40,
+  postalCode: 20,
   // As sent, white space included: the patterns say the rest.
   bedrooms: 40,
   bathrooms: 40,
@@ -116,6 +117,22 @@ const PageUrl = text(MAX_LENGTH.pageUrl)
   .regex(PAGE_URL_PATTERN, format(`pageUrl must be ${FIELDS.pageUrl.expects}`))
   .pipe(z.url({ protocol: /^https?$/, hostname: /^[^\s]+$/, ...format(`pageUrl must be ${FIELDS.pageUrl.expects}`) }));
 
+/** A 5-digit U.S. ZIP code, or ZIP+4. */
+export const POSTAL_CODE_PATTERN = /^[0-9]{5}(?:-[0-9]{4})?$/;
+const PostalCode = z
+  .string()
+  .max(MAX_LENGTH.postalCode)
+  .trim()
+  .min(1)
+  .regex(POSTAL_CODE_PATTERN, format(`postalCode must be ${FIELDS.postalCode.expects}`));
+
+/**
+ * Calendar dates (`YYYY-MM-DD`, a real day). That there are at most `MAX_PREFERRED_DATES`, all
+ * different, from today to 120 days ahead, `validate.ts` checks beside the schema: the window
+ * depends on the day in the company's time zone, and zod stops at a list too long before its items.
+ */
+const PreferredDates = z.array(z.iso.date(format(`preferredDates must be ${FIELDS.preferredDates.expects}`)));
+
 /** A quote request: the default form (`formType` absent or `"quote"`). */
 export const QuoteRequest = z.strictObject({
   formType: z.literal('quote').optional(),
@@ -129,6 +146,11 @@ export const QuoteRequest = z.strictObject({
   communicationsConsent: z.literal(true),
   consentTimestamp: ConsentTimestamp.optional(),
   pageUrl: PageUrl.optional(),
+  // Where and when (optional: a request without them is as valid as before).
+  postalCode: PostalCode.optional(),
+  preferredDates: PreferredDates.optional(),
+  frequency: z.enum(FREQUENCIES, format(`frequency must be ${FIELDS.frequency.expects}`)).optional(),
+  preferredContact: z.enum(CONTACT_WAYS, format(`preferredContact must be ${FIELDS.preferredContact.expects}`)).optional(),
 });
 export type QuoteRequest = z.infer<typeof QuoteRequest>;
 
@@ -187,6 +209,9 @@ export const PUBLISHED_PATTERNS = {
   notes: trimmedText(NOT_IN_TEXT, true),
   consentTimestamp: z.regexes.datetime({ offset: true }).source,
   pageUrl: aroundTrimmed(PAGE_URL_PATTERN),
+  postalCode: aroundTrimmed(POSTAL_CODE_PATTERN),
+  /** Of each of `preferredDates`. */
+  preferredDate: z.regexes.date.source,
   helpWith: trimmedText(NOT_IN_ONE_LINE),
   message: trimmedText(NOT_IN_TEXT),
 };

@@ -2,8 +2,8 @@
  * Validation of a parsed JSON body against the form it selects, reporting every field problem with
  * the contract's codes and a JSON Pointer into the body.
  */
-import type { z } from 'zod';
-import { fieldOf, FIELDS, type FieldError } from './fields.ts';
+import { z } from 'zod';
+import { fieldOf, FIELDS, MAX_PREFERRED_DATES, PREFERRED_DATES_DAYS_AHEAD, type FieldError } from './fields.ts';
 import { ContactMessage, QuoteRequest, type FormType } from './schema.ts';
 
 export type { FieldError } from './fields.ts';
@@ -68,8 +68,51 @@ function toFieldError(issue: z.core.$ZodIssue, body: Record<string, unknown>, fo
   }
 }
 
-/** Validates a parsed JSON body: picks the form from `formType`, then checks every field of it. */
-export function validateLead(body: unknown): Validation {
+/** The first and last day a preferred date may be, `YYYY-MM-DD`: today in the company's time zone, and 120 days on. */
+export interface DateWindow {
+  from: string;
+  to: string;
+}
+
+/** The window of `PREFERRED_DATES_DAYS_AHEAD` days from the day `now` is in `timeZone`. */
+export function dateWindow(now: Date, timeZone: string): DateWindow {
+  const from = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  const to = new Date(Date.parse(`${from}T00:00:00Z`) + PREFERRED_DATES_DAYS_AHEAD * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+  return { from, to };
+}
+
+/**
+ * What zod's schema of `preferredDates` leaves to this check: at most three, all different, each in the window
+ * (a rule of the clock, which the description states in words). Checked on the body as sent, beside
+ * the schema, so that its errors come with every other.
+ */
+function preferredDateErrors(record: Record<string, unknown>, window: DateWindow | undefined): FieldError[] {
+  const dates = record.preferredDates;
+  if (!Array.isArray(dates)) return [];
+  const errors: FieldError[] = [];
+  if (dates.length > MAX_PREFERRED_DATES)
+    errors.push({ pointer: '#/preferredDates', code: 'too_long', detail: `preferredDates must list at most ${MAX_PREFERRED_DATES} dates` });
+  // Among the dates: a member of another type is refused on its own.
+  const strings = dates.filter((d) => typeof d === 'string');
+  if (new Set(strings).size < strings.length)
+    errors.push({ pointer: '#/preferredDates', code: 'invalid_format', detail: 'preferredDates must not list the same date twice' });
+  if (window)
+    dates.forEach((d, i) => {
+      if (typeof d === 'string' && z.iso.date().safeParse(d).success && (d < window.from || d > window.to))
+        errors.push({
+          pointer: `#/preferredDates/${i}`,
+          code: 'invalid_format',
+          detail: `preferredDates/${i} must be a date from today, ${window.from}, to ${window.to} (${PREFERRED_DATES_DAYS_AHEAD} days ahead)`,
+        });
+    });
+  return errors;
+}
+
+/**
+ * Validates a parsed JSON body: picks the form from `formType`, then checks every field of it; with
+ * `window`, also that each preferred date lies in it (a released spam keeps the dates it was sent with).
+ */
+export function validateLead(body: unknown, window?: DateWindow): Validation {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, consentMissing: false, errors: [{ pointer: '#', code: 'invalid_type', detail: 'the request body must be a JSON object' }] };
   }
@@ -84,6 +127,8 @@ export function validateLead(body: unknown): Validation {
   }
   const form: FormType = selector === 'support' ? 'support' : 'quote';
   const result = form === 'support' ? ContactMessage.safeParse(body) : QuoteRequest.safeParse(body);
+  const beside = form === 'quote' ? preferredDateErrors(record, window) : [];
+  if (result.success && beside.length > 0) return { ok: false, consentMissing: false, errors: beside };
   if (result.success) {
     return {
       ok: true,
@@ -92,6 +137,8 @@ export function validateLead(body: unknown): Validation {
   }
   // One problem per field: the first found (an empty value is "required", not also "invalid_format").
   const seen = new Set<string>();
-  const errors = result.error.issues.flatMap((issue) => toFieldError(issue, record, form)).filter((e) => !seen.has(e.pointer) && seen.add(e.pointer));
+  const errors = [...result.error.issues.flatMap((issue) => toFieldError(issue, record, form)), ...beside].filter(
+    (e) => !seen.has(e.pointer) && seen.add(e.pointer),
+  );
   return { ok: false, consentMissing: errors.some((e) => e.code === 'consent_required'), errors };
 }

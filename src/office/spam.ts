@@ -7,6 +7,7 @@ import { toLeadRecord } from '../leads/lead.ts';
 import { StoreUnavailableError } from '../leads/store.ts';
 import { fieldOf, personMessage } from '../leads/fields.ts';
 import { validateLead } from '../leads/validate.ts';
+import type { ServiceArea } from '../leads/service-area.ts';
 import type { SpamFolder } from './store.ts';
 
 export type Release =
@@ -21,7 +22,13 @@ export type Release =
  * Takes caught submission `id` in: validated as any lead, then stored (or found a duplicate),
  * removed from the spam folder and recorded in the audit trail, in one transaction.
  */
-export async function releaseSpam(spamFolder: Pick<SpamFolder, 'findSpam' | 'releaseSpam'>, id: string, actor: string, now = new Date()): Promise<Release> {
+export async function releaseSpam(
+  spamFolder: Pick<SpamFolder, 'findSpam' | 'releaseSpam'>,
+  id: string,
+  actor: string,
+  area: ServiceArea,
+  now = new Date(),
+): Promise<Release> {
   const spam = await spamFolder.findSpam(id);
   if (!spam) return { kind: 'gone' };
   // Only a sender who had the form's page saw its consent wording: without a valid form token
@@ -30,7 +37,7 @@ export async function releaseSpam(spamFolder: Pick<SpamFolder, 'findSpam' | 'rel
   const wordingShown = disclosure !== undefined && spam.reason !== 'no valid form token';
   const validation = validateLead(spam.body);
   if (!validation.ok) return { kind: 'incomplete', problems: validation.errors.map((e) => `${fieldOf(e) ?? 'The form'}: ${personMessage(e, {})}`) };
-  const lead = { ...toLeadRecord(validation.lead, { ...how, ...(wordingShown && { disclosure }), now: spam.receivedAt }), reference: spam.reference };
+  const lead = { ...toLeadRecord(validation.lead, { ...how, ...(wordingShown && { disclosure }), now: spam.receivedAt }, area), reference: spam.reference };
   try {
     const taken = await spamFolder.releaseSpam(id, lead, (t) => ({
       at: now,

@@ -73,6 +73,10 @@ export interface InboxQuery {
   status?: LeadStatus;
   since?: Date;
   until?: Date;
+  /** The home's 5-digit ZIP code. */
+  postalCode?: string;
+  /** Leads that name a preferred date from `from` to `to` (`YYYY-MM-DD`, both included). */
+  visitBetween?: { from: string; to: string };
   /** At most this many, and how many newer ones to skip. */
   limit: number;
   offset: number;

@@ -10,6 +10,7 @@ import type { LeadIntake, LeadRecords, LeadStore, Outbox, ServiceKeys } from '..
 import type { RateLimiter } from '../limiter/rate-limiter.ts';
 import type { Offer } from '../service-facts.ts';
 import type { CallBackPromise } from '../leads/next-step.ts';
+import type { ServiceArea } from '../leads/service-area.ts';
 import type { AuditTrail, OfficeAccounts, OfficeInbox, OfficeSessions, OfficeStore, SpamFolder } from '../office/store.ts';
 import type { SignInDeps } from '../office/session.ts';
 
@@ -27,6 +28,8 @@ export interface PublicServices {
   offer: Offer;
   /** What the business promises about answering a request (`whatHappensNext`). */
   promise: CallBackPromise;
+  /** The ZIP codes the company serves (`inServiceArea` in a receipt). */
+  serviceArea: ServiceArea;
   /** Where the web forms keep what their spam traps catch: aside from the leads, for the office. */
   spamFolder: Pick<SpamFolder, 'keepSpam'>;
 }

@@ -4,6 +4,7 @@ import { getConfig } from '../config/config.ts';
 import { serviceLinks } from '../service-facts.ts';
 import { toE164UsPhone } from '../leads/phone.ts';
 import type { CallBackPromise } from '../leads/next-step.ts';
+import type { ServiceArea } from '../leads/service-area.ts';
 import { hoursLine, readDays, readHours } from './opening-hours.ts';
 import { WEB_FORMS } from './forms.ts';
 
@@ -24,8 +25,9 @@ export interface Company {
   hours: string[];
   /** What it promises about answering a request, for the sentence that names the day. */
   promise: CallBackPromise;
-  cities: string[];
-  /** The cities in a sentence: "Portland, Oregon and Vancouver, Washington". */
+  /** The ZIP codes served, by town. */
+  serviceArea: ServiceArea;
+  /** The towns in a sentence: "Portland, Oregon and Vancouver, Washington". */
   area: string;
   timeZone: string;
 }
@@ -34,7 +36,7 @@ export interface Company {
 export async function company(): Promise<Company> {
   const entry = await getEntry('company', 'company');
   if (!entry) throw new Error('content/company.yaml must have a `company` entry');
-  const { answersWithin, hours, ...data } = entry.data;
+  const { answersWithin, hours, serviceArea, ...data } = entry.data;
   const phone = data.phone.replaceAll(' ', '\u00a0').replaceAll('-', '\u2011');
   const promise: CallBackPromise = {
     companyName: data.name,
@@ -49,7 +51,8 @@ export async function company(): Promise<Company> {
     tel: `tel:${toE164UsPhone(data.phone)}`,
     hours: hours.map(hoursLine),
     promise,
-    area: new Intl.ListFormat('en-US', { type: 'conjunction' }).format(data.cities),
+    serviceArea: { towns: serviceArea },
+    area: new Intl.ListFormat('en-US', { type: 'conjunction' }).format(serviceArea.map((t) => t.town)),
   };
 }
 

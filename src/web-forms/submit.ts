@@ -188,6 +188,7 @@ export async function submitWebForm(
     outcome = await takeLead(services.intake, {
       body,
       meta,
+      business: { timeZone: services.promise.timeZone, serviceArea: services.serviceArea },
       // The key is bound to what the person typed (and ticked), not to the time of the submission.
       idempotency: () => ({ key: `web-form:${token.idempotencyKey}`, boundTo: { form, ...values, consent } }),
       admit: () => !tooFast,

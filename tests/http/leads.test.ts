@@ -56,6 +56,61 @@ describe('successful submissions', () => {
   });
 });
 
+describe('where and when (optional members of a quote request)', () => {
+  /** A date `n` days after today where the company is (Los Angeles). */
+  const inDays = (n: number) => {
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles' }).format(new Date());
+    return new Date(Date.parse(`${today}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+  };
+
+  it('keeps them, and says the home is in the service area', async () => {
+    const when = { postalCode: '97201-1234', preferredDates: [inDays(3), inDays(1)], frequency: 'every-two-weeks', preferredContact: 'text' };
+    const reply = await submit(quote({ name: 'Where And When', ...when }));
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.json.inServiceArea).toBe(true);
+    expect(reply.json.whatHappensNext).not.toContain('outside');
+    const stored = (await exported()).find((l) => l.id === reply.json.id)!;
+    expect(stored.fields).toMatchObject(when);
+    expect(stored.inServiceArea).toBe(true);
+  });
+
+  it('takes a home outside the area, and says so in the receipt, its replay and a duplicate', async () => {
+    const body = quote({ name: 'Far Away', postalCode: '10001' });
+    const key = { 'Idempotency-Key': crypto.randomUUID() };
+    const reply = await submit(body, key);
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.json.inServiceArea).toBe(false);
+    expect(reply.json.whatHappensNext).toContain('the home is outside the area it usually serves, so the office will say whether it can come');
+    const replayed = await submit(body, key);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.json).toEqual(reply.json);
+    const duplicate = await submit(body);
+    expectProblem(duplicate, 409, 'duplicate_submission');
+    expect(duplicate.json.whatHappensNext).toContain('outside the area');
+  });
+
+  it('says nothing of the area when no ZIP code was sent, and the deprecated path takes the members too', async () => {
+    const without = await submit(quote({ name: 'No Zip' }));
+    expect(without.json).not.toHaveProperty('inServiceArea');
+    const alias = await submit(quote({ name: 'Old Path', postalCode: '98660', frequency: 'monthly' }), {}, '/api/leads');
+    expect(alias.status, alias.text).toBe(201);
+    expect(alias.json.inServiceArea).toBe(true);
+  });
+
+  it('refuses a malformed ZIP code, a date outside the window and a contact message with them, each pointed at', async () => {
+    const reply = await submit(quote({ postalCode: '9720', preferredDates: [inDays(-1), inDays(121)], frequency: 'sometimes', preferredContact: 'fax' }));
+    expectProblem(reply, 422, 'validation_failed');
+    expect(reply.json.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(
+      ['#/frequency', '#/postalCode', '#/preferredContact', '#/preferredDates/0', '#/preferredDates/1'].sort(),
+    );
+    expect(reply.json.errors.find((e: { pointer: string }) => e.pointer === '#/preferredDates/1').detail).toMatch(
+      /^preferredDates\/1 must be a date from today, \d{4}-\d\d-\d\d, to /,
+    );
+    const contactWithZip = await submit(contact({ postalCode: '97201' }));
+    expect(contactWithZip.json.errors).toEqual([expect.objectContaining({ pointer: '#/postalCode', code: 'unknown_field' })]);
+  });
+});
+
 describe('the order of checks, first failure wins', () => {
   it('step 2: an Authorization header is refused with 400, before the media type is looked at', async () => {
     const reply = await submit('not json', { Authorization: 'Bearer abc', 'Content-Type': 'text/plain' });

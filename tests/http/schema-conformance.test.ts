@@ -10,11 +10,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/discovery/openapi.ts';
-import { FIELDS as LEAD_FIELDS, type FieldName } from '../../src/leads/fields.ts';
+import { FIELDS as LEAD_FIELDS, PREFERRED_DATES_DAYS_AHEAD, type FieldName } from '../../src/leads/fields.ts';
 import { CONSENT_CLOCK_SKEW_MS, MAX_LENGTH } from '../../src/leads/schema.ts';
 import type { RateLimiter } from '../../src/limiter/rate-limiter.ts';
 import { testApp, type TestApp } from '../support/app.ts';
-import { company, contact, offer, quote } from '../support/fixtures.ts';
+import { company, contact, offer, promise, quote } from '../support/fixtures.ts';
 import { postJson } from '../support/in-process.ts';
 import { schemaArbitrary } from '../support/schema-arbitrary.ts';
 import { schemaOracle } from '../support/schema-oracle.ts';
@@ -26,7 +26,7 @@ const state = { allowed: true, limit: 1_000_000, remaining: 1_000_000, resetSeco
 const unlimited: RateLimiter = { consume: async () => state, peek: async () => state };
 
 const doc = openApiDocument('http://localhost:4321', offer(), company());
-const oracle = schemaOracle(doc, CONSENT_CLOCK_SKEW_MS);
+const oracle = schemaOracle(doc, { consentSkewMs: CONSENT_CLOCK_SKEW_MS, timeZone: promise().timeZone, daysAhead: PREFERRED_DATES_DAYS_AHEAD });
 const schema = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const BODY_LIMIT = 20_000;
 
@@ -43,6 +43,11 @@ const FIELDS = Object.keys(LEAD_FIELDS) as FieldName[];
 const STRANGERS = ['extra', 'Name', 'id', '__proto__', 'constructor', 'toString'];
 
 const emoji = (n: number) => '\u{1F9F9}'.repeat(n);
+/** The calendar day `n` days from today where the company is (Los Angeles), `YYYY-MM-DD`. */
+const day = (n: number) => {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: promise().timeZone }).format(new Date());
+  return new Date(Date.parse(`${today}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+};
 const TEXT_EDGES = [
   '',
   ' ',
@@ -127,6 +132,40 @@ const EDGES: Record<FieldName, unknown[]> = {
     'https://user@example.com/',
     'example.com',
   ],
+  postalCode: [
+    '97201',
+    '10001',
+    '97201-1234',
+    ' 97201 ',
+    '9720',
+    '972011',
+    '97201-123',
+    '97201 1234',
+    'ABCDE',
+    '00000',
+    97201,
+    '\u0669\u0667\u0662\u0660\u0661',
+  ],
+  preferredDates: [
+    [],
+    [day(0)],
+    [day(1), day(7), day(30)],
+    [day(1), day(1)],
+    [day(1), day(2), day(3), day(4)],
+    [day(-1)],
+    [day(PREFERRED_DATES_DAYS_AHEAD)],
+    [day(PREFERRED_DATES_DAYS_AHEAD + 1)],
+    ['2026-02-30'],
+    ['2028-02-29'],
+    ['12/05/2026'],
+    [`${day(3)}T10:00:00Z`],
+    [3],
+    [null],
+    [day(2), 5, day(2)],
+    day(3),
+  ],
+  frequency: ['once', 'weekly', 'every-two-weeks', 'monthly', 'Weekly', 'biweekly', ' once ', ''],
+  preferredContact: ['call', 'text', 'email', 'e-mail', 'Call', 'phone', ''],
   helpWith: ['Rescheduling a visit', 'A question before booking', 'My own topic', 'x'.repeat(MAX_LENGTH.helpWith + 1)],
   message: ['', ' ', 'Hello', 'x'.repeat(MAX_LENGTH.message + 1)],
 };

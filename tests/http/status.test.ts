@@ -3,7 +3,7 @@
  * and by the origin, in the words every document uses (`ENVIRONMENT_RULE`).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ENVIRONMENT_RULE } from '../../src/service-rules.ts';
+import { ENVIRONMENT_RULE, RULES } from '../../src/service-rules.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 import { call } from '../support/in-process.ts';
 
@@ -31,5 +31,12 @@ describe('GET /api/v1 says what this deployment is for', () => {
 
   it('ENVIRONMENT=test marks an https:// deployment as a test one', async () => {
     expect(await status({ SITE_URL: 'https://staging.example.com', ENVIRONMENT: 'test' })).toMatchObject({ environment: 'test' });
+  });
+
+  it('lists the service area: its towns and the ZIP codes it serves, and what happens outside it', async () => {
+    const { serviceArea } = await status();
+    expect(serviceArea.towns).toEqual(['Portland, Oregon', 'Vancouver, Washington']);
+    expect(serviceArea.postalCodes).toEqual(expect.arrayContaining(['97201', '98660']));
+    expect(serviceArea.outside).toBe(RULES.serviceArea);
   });
 });

@@ -26,7 +26,7 @@ import { createLimiter } from '../../src/limiter/index.ts';
 import { RATE_LIMIT } from '../../src/service-facts.ts';
 import type { Store } from '../../src/store/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
-import { offer, promise } from './fixtures.ts';
+import { offer, promise, serviceArea } from './fixtures.ts';
 
 /**
  * A request's own options in process: the TCP peer it comes from (loopback unless said), whose
@@ -66,6 +66,7 @@ export async function testApp(options: { env?: Record<string, string>; overrides
     store,
     offer: offer(),
     promise: promise(),
+    serviceArea: serviceArea(),
     limiters: { submissions: createLimiter(config, { ...RATE_LIMIT, name: 'leads' }), office: officeLimiters(config) },
   });
   const services: PublicServices = { ...composition.services, ...options.overrides };

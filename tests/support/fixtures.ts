@@ -1,5 +1,6 @@
 /** Lead bodies for tests: example.com addresses and 555-01xx numbers only. */
 import type { CallBackPromise } from '../../src/leads/next-step.ts';
+import type { ServiceArea } from '../../src/leads/service-area.ts';
 
 let counter = 0;
 
@@ -76,7 +77,23 @@ export function promise(): CallBackPromise {
   };
 }
 
+/** The example company's service area: a few ZIP codes of Portland and of Vancouver. */
+export function serviceArea(): ServiceArea {
+  return {
+    towns: [
+      { town: 'Portland, Oregon', postalCodes: ['97201', '97202', '97205'] },
+      { town: 'Vancouver, Washington', postalCodes: ['98660', '98661'] },
+    ],
+  };
+}
+
 /** The company's facts as the documents state them, for the description's functions called outside a build. */
 export function company() {
-  return { name: 'Example Cleaning Co.', phone: '(503) 555-0100', serviceArea: 'Portland, Oregon and Vancouver, Washington', promise: promise() };
+  return {
+    name: 'Example Cleaning Co.',
+    phone: '(503) 555-0100',
+    serviceArea: 'Portland, Oregon and Vancouver, Washington',
+    postalCodes: serviceArea().towns.flatMap((t) => t.postalCodes),
+    promise: promise(),
+  };
 }

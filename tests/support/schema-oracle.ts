@@ -15,13 +15,23 @@ export interface SchemaVerdict {
   pointers: Set<string>;
 }
 
-/** The oracle of `doc` (a completed OpenAPI description); `consentSkewMs` is how far ahead a consent may lie. */
-export function schemaOracle(doc: Json, consentSkewMs: number) {
+/** The rules of the clock the description states in words. */
+export interface ClockRules {
+  /** How far ahead a consent timestamp may lie. */
+  consentSkewMs: number;
+  /** Preferred dates lie from today in this time zone to so many days ahead. */
+  timeZone: string;
+  daysAhead: number;
+}
+
+/** The oracle of `doc` (a completed OpenAPI description), with the rules of the clock it states in words. */
+export function schemaOracle(doc: Json, rules: ClockRules) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
   ajv.addSchema({ ...doc, $id: 'openapi' });
   const schema = (name: string) => ajv.getSchema(`openapi#/components/schemas/${name}`)!;
   const [union, quote, support, timestamp] = [schema('LeadSubmission'), schema('QuoteRequest'), schema('ContactMessage'), schema('ConsentTimestamp')];
+  const date = ajv.compile(doc.components.schemas.QuoteRequest.properties.preferredDates.items);
   const segment = (s: string) => encodeURIComponent(s.replaceAll('~', '~0').replaceAll('/', '~1'));
   const pointerOf = (e: ErrorObject): string | undefined => {
     // A oneOf's error sums up its branches; the branch the body selects is checked alone below.
@@ -50,7 +60,15 @@ export function schemaOracle(doc: Json, consentSkewMs: number) {
       const out = new Set<string>();
       if (!isObject(body) || ![undefined, 'quote', 'support'].includes(body.formType)) return out;
       const at = body.consentTimestamp;
-      if (typeof at === 'string' && timestamp(at) && Date.parse(at) > now + consentSkewMs) out.add('#/consentTimestamp');
+      if (typeof at === 'string' && timestamp(at) && Date.parse(at) > now + rules.consentSkewMs) out.add('#/consentTimestamp');
+      // Preferred dates, on a quote request: from today where the company is, to so many days ahead.
+      if (body.formType !== 'support' && Array.isArray(body.preferredDates)) {
+        const today = new Intl.DateTimeFormat('en-CA', { timeZone: rules.timeZone }).format(now);
+        const last = new Date(Date.parse(`${today}T00:00:00Z`) + rules.daysAhead * 86_400_000).toISOString().slice(0, 10);
+        body.preferredDates.forEach((d: unknown, i: number) => {
+          if (typeof d === 'string' && date(d) && (d < today || d > last)) out.add(`#/preferredDates/${i}`);
+        });
+      }
       return out;
     },
   };

@@ -24,7 +24,7 @@ import { createMemoryLimiter } from '../../src/limiter/memory-limiter.ts';
 import type { Store } from '../../src/store/index.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
-import { contact, quote } from '../support/fixtures.ts';
+import { contact, quote, serviceArea } from '../support/fixtures.ts';
 import { createSchema, postgresAvailable } from '../support/services.ts';
 
 const DAY = 86_400_000;
@@ -32,7 +32,7 @@ const DAY = 86_400_000;
 async function lead(store: Store, body: Record<string, unknown>, now: Date) {
   const v = validateLead(body);
   if (!v.ok) throw new Error(JSON.stringify(v.errors));
-  const record = toLeadRecord(v.lead, { receivedVia: '/api/v1/leads', channel: 'api', clientAddress: '198.51.100.7', userAgent: 'test', now });
+  const record = toLeadRecord(v.lead, { receivedVia: '/api/v1/leads', channel: 'api', clientAddress: '198.51.100.7', userAgent: 'test', now }, serviceArea());
   const outcome = await store.submit(record, undefined);
   if (outcome.kind !== 'created') throw new Error(outcome.kind);
   return outcome.receipt.reference;
@@ -285,6 +285,28 @@ for (const kind of stores) {
       ]);
     });
 
+    it("filters by the home's ZIP code and by a visit wanted in a week, keeps whether the home was in the area, and forgets it all on deletion", async () => {
+      const at = new Date('2026-11-25T18:00:00Z');
+      await lead(store, { ...quote(), name: 'In Town', postalCode: '97201-1234', preferredDates: ['2026-11-28', '2026-12-20'], frequency: 'weekly' }, at);
+      await lead(store, { ...quote(), name: 'Far Away', email: 'far@example.com', postalCode: '10001', preferredDates: ['2026-12-02'] }, at);
+      await lead(store, { ...quote(), name: 'No Where', email: 'nowhere@example.com' }, at);
+      const find = async (q: Partial<Parameters<Store['inbox']>[0]>) => (await store.inbox({ limit: 50, offset: 0, ...q })).map((i) => i.lead.fields.name);
+      expect(await find({ postalCode: '97201' })).toEqual(['In Town']);
+      expect(await find({ postalCode: '10001' })).toEqual(['Far Away']);
+      expect(await find({ visitBetween: { from: '2026-11-23', to: '2026-11-29' } })).toEqual(['In Town']);
+      expect(await find({ visitBetween: { from: '2026-11-30', to: '2026-12-06' } })).toEqual(['Far Away']);
+      expect(await find({ visitBetween: { from: '2026-12-07', to: '2026-12-13' } })).toEqual([]);
+      const byName = Object.fromEntries((await store.inbox({ limit: 50, offset: 0 })).map((i) => [i.lead.fields.name, i.lead]));
+      expect(byName['In Town']).toMatchObject({
+        inServiceArea: true,
+        fields: { postalCode: '97201-1234', preferredDates: ['2026-11-28', '2026-12-20'], frequency: 'weekly' },
+      });
+      expect(byName['Far Away']!.inServiceArea).toBe(false);
+      expect(byName['No Where']).not.toHaveProperty('inServiceArea');
+      await store.deletePerson({ kind: 'email', value: 'far@example.com' }, { kind: 'email', deletedAt: at });
+      expect(await find({ postalCode: '10001' })).toEqual([]);
+    });
+
     it('counts attempts sent all at once before checking any: a burst gets no more tries than the limit', async () => {
       await store.saveUser('office@example.com', await cheapHash('mop and bucket 2026'), new Date());
       const deps = signInOn(store);
@@ -335,7 +357,7 @@ for (const kind of stores) {
       await expect(deleteOnRequest(store, { kind: 'email', value: 'together@example.com' }, office)).rejects.toThrow();
       expect(await store.inbox({ limit: 5, offset: 0 })).toHaveLength(1);
       expect(await store.deletionRecords()).toEqual([]);
-      await expect(releaseSpam(store, '0b8a1f4e-7777-4c55-9d7e-2a1b3c4d5e6f', office)).rejects.toThrow();
+      await expect(releaseSpam(store, '0b8a1f4e-7777-4c55-9d7e-2a1b3c4d5e6f', office, serviceArea())).rejects.toThrow();
       expect((await store.listSpam({ limit: 5, offset: 0 })).map((x) => x.body.name)).toEqual(['Caught Carla']);
       expect(await store.inbox({ limit: 5, offset: 0 })).toHaveLength(1);
       const outcome = await signIn(signInOn(store), { email: office, password: 'mop and bucket 2026', client: '198.51.100.90' }).catch((err: Error) => err);
@@ -349,7 +371,7 @@ for (const kind of stores) {
       await store.keepSpam(caught('0b8a1f4e-1111-4c55-9d7e-2a1b3c4d5e6f', body, at), { emailNormalised: 'quentin@example.com', phoneE164: '+15035550144' });
       expect((await store.inbox({ limit: 50, offset: 0 })).length).toBe(0);
       expect((await store.listSpam({ limit: 10, offset: 0 })).map((s) => s.body.name)).toEqual(['Quick Quentin']);
-      const release = await releaseSpam(store, '0b8a1f4e-1111-4c55-9d7e-2a1b3c4d5e6f', 'office@example.com');
+      const release = await releaseSpam(store, '0b8a1f4e-1111-4c55-9d7e-2a1b3c4d5e6f', 'office@example.com', serviceArea());
       // Caught with no consent wording on record, it is taken in with none.
       expect(release).toEqual({ kind: 'released', reference: 'Q-KKKK-KK', wordingShown: false });
       expect(await store.listSpam({ limit: 10, offset: 0 })).toEqual([]);
@@ -358,7 +380,7 @@ for (const kind of stores) {
       expect(item!.lead.consent.channel).toBe('web-form');
       expect((await store.recent(5))[0]).toMatchObject({ action: 'released from spam', detail: 'Q-KKKK-KK to the inbox' });
       // Gone is said as such.
-      expect(await releaseSpam(store, '0b8a1f4e-1111-4c55-9d7e-2a1b3c4d5e6f', 'office@example.com')).toEqual({
+      expect(await releaseSpam(store, '0b8a1f4e-1111-4c55-9d7e-2a1b3c4d5e6f', 'office@example.com', serviceArea())).toEqual({
         kind: 'gone',
       });
 

@@ -65,7 +65,17 @@ describe("the store's roles", () => {
   it("keep the office's powers out of what every route receives: the forms keep spam and nothing else of the office's", async () => {
     const app = await testApp();
     try {
-      expect(Object.keys(app.services).sort()).toEqual(['config', 'formTokenKey', 'intake', 'limiter', 'logger', 'offer', 'promise', 'spamFolder']);
+      expect(Object.keys(app.services).sort()).toEqual([
+        'config',
+        'formTokenKey',
+        'intake',
+        'limiter',
+        'logger',
+        'offer',
+        'promise',
+        'serviceArea',
+        'spamFolder',
+      ]);
       expect(Object.keys(app.services.spamFolder)).toEqual(['keepSpam']);
       expect(Object.keys(app.composition.office.accounts)).toEqual(['passwordHash']);
     } finally {

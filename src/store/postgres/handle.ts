@@ -55,11 +55,12 @@ export interface LeadRow {
   form_type: 'quote' | 'support';
   received_at: Date;
   received_via: string;
-  fields: Record<string, string | boolean>;
+  fields: LeadRecord['fields'];
   phone_e164: string;
   email_normalised: string;
   fingerprint: string;
   consent: LeadRecord['consent'];
+  in_service_area: boolean | null;
   /** Joined from `disclosures` by the export. */
   disclosure_text: string | null;
 }
@@ -78,6 +79,7 @@ export function rowToLead(r: LeadRow): LeadRecord {
     emailNormalised: r.email_normalised,
     fingerprint: r.fingerprint,
     consent,
+    ...(r.in_service_area !== null && r.in_service_area !== undefined && { inServiceArea: r.in_service_area }),
     ...(r.disclosure_text !== null && consent.disclosureVersion !== null && { disclosure: { version: consent.disclosureVersion, text: r.disclosure_text } }),
   };
 }

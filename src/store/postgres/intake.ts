@@ -7,6 +7,7 @@
 import type { PoolClient } from 'pg';
 import { receiptOf, type LeadRecord, type Receipt } from '../../leads/lead.ts';
 import { newReference } from '../../leads/reference.ts';
+import { zip5 } from '../../leads/service-area.ts';
 import { REPLAY_WINDOW_MS, type IdempotencyClaim, type LeadIntake, type SubmitOutcome } from '../../leads/store.ts';
 import type { PostgresHandle } from './handle.ts';
 
@@ -30,6 +31,10 @@ export interface PostgresStoreOptions {
 export type TakeInTransaction = (c: PoolClient, lead: LeadRecord, claim: IdempotencyClaim | undefined) => Promise<{ kind: 'created'; receipt: Receipt }>;
 
 /** The intake role on `handle`, and `takeIn` (above). */
+/** The columns of where the home is, by which the office filters: the 5-digit ZIP code, and whether it was in the area. */
+const whereTheHomeIs = (lead: LeadRecord) =>
+  [typeof lead.fields.postalCode === 'string' ? zip5(lead.fields.postalCode) : null, lead.inServiceArea === undefined ? null : lead.inServiceArea] as const;
+
 export function postgresIntake(handle: PostgresHandle, options: PostgresStoreOptions): LeadIntake & { takeIn: TakeInTransaction } {
   const { pool, transaction, unavailable } = handle;
 
@@ -40,8 +45,9 @@ export function postgresIntake(handle: PostgresHandle, options: PostgresStoreOpt
     // A reference another lead has already: nothing is inserted, and the lead draws a new one.
     const insert = () =>
       c.query(
-        `INSERT INTO leads (id, reference, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (reference) DO NOTHING`,
+        `INSERT INTO leads (id, reference, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent,
+           postal_code, in_service_area)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (reference) DO NOTHING`,
         [
           lead.id,
           lead.reference,
@@ -53,6 +59,7 @@ export function postgresIntake(handle: PostgresHandle, options: PostgresStoreOpt
           lead.emailNormalised,
           lead.fingerprint,
           JSON.stringify(lead.consent),
+          ...whereTheHomeIs(lead),
         ],
       );
     while ((await insert()).rowCount === 0) lead = { ...lead, reference: newReference(lead.formType) };

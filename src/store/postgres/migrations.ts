@@ -161,4 +161,12 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX office_searches_by_session ON office_searches (token_hash, created_at);
     `,
   },
+  {
+    version: 9,
+    name: 'where the home is: its ZIP code, and whether it was in the service area when the lead came',
+    sql: `
+      ALTER TABLE leads ADD COLUMN postal_code text, ADD COLUMN in_service_area boolean;
+      CREATE INDEX leads_by_postal_code ON leads (postal_code, received_at);
+    `,
+  },
 ];

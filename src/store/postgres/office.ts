@@ -71,6 +71,12 @@ export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction
       if (q.status) where.push(`leads.status = ${param(q.status)}`);
       if (q.since) where.push(`leads.received_at >= ${param(q.since)}`);
       if (q.until) where.push(`leads.received_at < ${param(q.until)}`);
+      if (q.postalCode) where.push(`leads.postal_code = ${param(q.postalCode)}`);
+      if (q.visitBetween)
+        where.push(
+          `EXISTS (SELECT 1 FROM json_array_elements_text(leads.fields->'preferredDates') AS d ` +
+            `WHERE d BETWEEN ${param(q.visitBetween.from)} AND ${param(q.visitBetween.to)})`,
+        );
       const sql =
         `${WITH_DISCLOSURE} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY leads.received_at DESC, ` +
         `leads.id DESC LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}`;

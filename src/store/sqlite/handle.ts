@@ -29,6 +29,8 @@ export interface LeadRow {
   email_normalised: string;
   fingerprint: string;
   consent: string;
+  postal_code: string | null;
+  in_service_area: number | null;
 }
 
 /** A lead row as the domain's record, with the text of the disclosure its consent names. */
@@ -46,6 +48,7 @@ export function rowToLead(row: LeadRow, disclosureText: (version: string) => str
     emailNormalised: row.email_normalised,
     fingerprint: row.fingerprint,
     consent,
+    ...(row.in_service_area !== null && row.in_service_area !== undefined && { inServiceArea: row.in_service_area === 1 }),
     ...(text !== undefined && { disclosure: { version: consent.disclosureVersion!, text } }),
   };
 }

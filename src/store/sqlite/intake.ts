@@ -5,6 +5,7 @@
  */
 import { receiptOf, type LeadRecord } from '../../leads/lead.ts';
 import { newReference } from '../../leads/reference.ts';
+import { zip5 } from '../../leads/service-area.ts';
 import { REPLAY_WINDOW_MS, type IdempotencyClaim, type LeadIntake, type SubmitOutcome } from '../../leads/store.ts';
 import type { SqliteHandle, StoreLog } from './handle.ts';
 
@@ -32,14 +33,22 @@ export type TakeInTransaction = (lead: LeadRecord, claim: IdempotencyClaim | und
  * The intake role on `handle`; `flush`, which commits what waits for its batch (before closing); and
  * `takeIn`, one submission's checks and writes inside a transaction the caller holds.
  */
+/** The columns of where the home is, by which the office filters: the 5-digit ZIP code, and whether it was in the area. */
+const whereTheHomeIs = (lead: LeadRecord) =>
+  [
+    typeof lead.fields.postalCode === 'string' ? zip5(lead.fields.postalCode) : null,
+    lead.inServiceArea === undefined ? null : Number(lead.inServiceArea),
+  ] as const;
+
 export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions): LeadIntake & { flush(): void; takeIn: TakeInTransaction } {
   const { db, storeError, guard } = handle;
   const findKey = db.prepare('SELECT request_hash, response, created_at FROM idempotency_keys WHERE key = ?');
   const findDuplicate = db.prepare('SELECT id, reference, received_at FROM leads WHERE fingerprint = ? AND received_at > ? ORDER BY received_at LIMIT 1');
   // A reference another lead has already: nothing is inserted, and the lead draws a new one.
   const insertLead = db.prepare(
-    `INSERT INTO leads (id, reference, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (reference) DO NOTHING`,
+    `INSERT INTO leads (id, reference, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent,
+       postal_code, in_service_area)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (reference) DO NOTHING`,
   );
   const saveKey = db.prepare(
     `INSERT INTO idempotency_keys (key, request_hash, lead_id, response, created_at) VALUES (?, ?, ?, ?, ?)
@@ -85,6 +94,7 @@ export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions):
         lead.emailNormalised,
         lead.fingerprint,
         consent,
+        ...whereTheHomeIs(lead),
       );
     while (Number(insert().changes) === 0) lead = { ...lead, reference: newReference(lead.formType) };
     if (lead.disclosure) insertDisclosure.run(lead.disclosure.version, lead.disclosure.text, lead.receivedAt);

@@ -150,6 +150,15 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX office_searches_by_session ON office_searches (token_hash, created_at);
     `,
   },
+  {
+    version: 9,
+    name: 'where the home is: its ZIP code, and whether it was in the service area when the lead came',
+    sql: `
+      ALTER TABLE leads ADD COLUMN postal_code TEXT;
+      ALTER TABLE leads ADD COLUMN in_service_area INTEGER;
+      CREATE INDEX leads_by_postal_code ON leads (postal_code, received_at);
+    `,
+  },
 ];
 
 /** Applies the migrations this database has not seen yet, in one transaction; then, if one asks, rebuilds the file. */

@@ -69,11 +69,16 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): O
           ['status = ?', query.status],
           ['received_at >= ?', query.since && iso(query.since)],
           ['received_at < ?', query.until && iso(query.until)],
+          ['postal_code = ?', query.postalCode],
         ] as const)
           if (value !== undefined) {
             where.push(condition);
             params.push(value);
           }
+        if (query.visitBetween) {
+          where.push("EXISTS (SELECT 1 FROM json_each(leads.fields, '$.preferredDates') WHERE value BETWEEN ? AND ?)");
+          params.push(query.visitBetween.from, query.visitBetween.to);
+        }
         const sql = `SELECT * FROM leads ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?`;
         const disclosureText = handle.disclosureTexts();
         return (db.prepare(sql).all(...params, query.limit, query.offset) as unknown as InboxRow[]).map((r) => ({
