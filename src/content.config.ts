@@ -67,7 +67,7 @@ const quoteForm = formCollection(
   'quote',
   z.strictObject({
     ...formWords,
-    fields: fields(['name', 'phone', 'email', 'bedrooms', 'bathrooms', 'service', 'notes']),
+    fields: fields(['name', 'phone', 'email', 'postalCode', 'bedrooms', 'bathrooms', 'service', 'preferredDates', 'frequency', 'preferredContact', 'notes']),
     /** The cleanings offered; the quote form's list, also published to agents. */
     services: list('cleanings', Choice, 1, 30),
     /**

@@ -29,6 +29,19 @@ export const NOT_SURE = 'not sure';
 export const FREQUENCIES = ['once', 'weekly', 'every-two-weeks', 'monthly'] as const;
 /** How a customer would rather be reached first (`preferredContact`): a preference, never consent. */
 export const CONTACT_WAYS = ['call', 'text', 'email'] as const;
+/** Each value of `frequency` and `preferredContact` in words, for people (the forms, the office's page, e-mail and export). */
+export const CHOICE_WORDS = {
+  frequency: { once: 'Just once', weekly: 'Every week', 'every-two-weeks': 'Every two weeks', monthly: 'Once a month' },
+  preferredContact: { call: 'A phone call', text: 'A text message', email: 'An e-mail' },
+} as const satisfies { frequency: Record<(typeof FREQUENCIES)[number], string>; preferredContact: Record<(typeof CONTACT_WAYS)[number], string> };
+
+/** A preferred date (`2026-12-05`) as the office reads it: "Sat 5 Dec". */
+export function dateWords(date: string): string {
+  const at = new Date(`${date}T12:00:00Z`);
+  if (Number.isNaN(at.getTime())) return date;
+  return new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(at).replace(',', '');
+}
+
 /** At most this many `preferredDates`... */
 export const MAX_PREFERRED_DATES = 3;
 /** ...each from today, in the company's time zone, to this many days ahead. */

@@ -1,6 +1,7 @@
 /**
- * The office's e-mail about one new lead: who, what they asked for, how to reach them, when it
- * came and its short reference (in the subject too, so that the office finds it by searching).
+ * The office's e-mail about one new lead: who, what they asked for, how to reach them, where the
+ * home is (its town, or outside the service area) and when they would like us, when it came and
+ * its short reference (in the subject too, so that the office finds it by searching).
  * Plain text. Every value that reaches a header (the subject, the Reply-To name) is reduced to one
  * line of printable text first, so that no field, however it was stored,
  * can add a header, and is then written so that the office's mail client shows exactly that text
@@ -9,6 +10,8 @@
 import { encodeWord } from 'nodemailer/lib/mime-funcs';
 import type { LeadRecord } from '../leads/lead.ts';
 import { formatUsPhone } from '../leads/phone.ts';
+import type { ServiceArea } from '../leads/service-area.ts';
+import { choiceWords, daysWords, textList, zipWords } from '../office/lead-words.ts';
 
 /** What every message shares: the office's addresses, the site and the company. */
 export interface OfficeMailSettings {
@@ -16,7 +19,8 @@ export interface OfficeMailSettings {
   to: readonly string[];
   /** The public origin (`SITE_URL`): its host names the `Message-ID`s. */
   siteUrl: string;
-  company: { name: string; timeZone: string };
+  /** The company; its `serviceArea`, when given, names the town of a lead's ZIP code. */
+  company: { name: string; timeZone: string; serviceArea?: ServiceArea };
 }
 
 /** The message, as Nodemailer takes it. */
@@ -35,9 +39,13 @@ const LABELS: Record<string, string> = {
   name: 'Name',
   phone: 'Phone',
   email: 'E-mail',
+  postalCode: 'ZIP code',
   bedrooms: 'Bedrooms',
   bathrooms: 'Bathrooms',
   service: 'Service',
+  preferredDates: 'Preferred days',
+  frequency: 'How often',
+  preferredContact: 'Reach first by',
   helpWith: 'Help with',
   notes: 'Notes',
   message: 'Message',
@@ -112,6 +120,13 @@ export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): O
     } else if (field === 'email') {
       const typed = oneLine(value('email'), 254);
       rows.push(`${label}: ${oneLine(lead.emailNormalised, 254)}${typed.toLowerCase() !== lead.emailNormalised ? `  (as typed: ${typed})` : ''}`);
+    } else if (field === 'postalCode') {
+      rows.push(`${label}: ${oneLine(zipWords(value(field), lead.inServiceArea, settings.company.serviceArea), 200)}`);
+    } else if (field === 'preferredDates') {
+      const days = textList(lead.fields.preferredDates);
+      if (days.length > 0) rows.push(`${label}: ${oneLine(daysWords(days), 200)}`);
+    } else if (field === 'frequency' || field === 'preferredContact') {
+      rows.push(`${label}: ${oneLine(choiceWords(field, value(field)), 200)}`);
     } else if (MULTI_LINE.has(field)) {
       const text = paragraphs(value(field));
       blocks.push(

@@ -10,6 +10,7 @@ import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { LeadRecord } from '../leads/lead.ts';
 import type { LeadFilter, LeadRecords } from '../leads/store.ts';
+import { textList } from './lead-words.ts';
 import { spreadsheetTime } from './local-time.ts';
 
 /** The JSON line of a lead: what the office and any later tool may need. */
@@ -24,6 +25,7 @@ export function leadLine(lead: LeadRecord): string {
     phoneE164: lead.phoneE164,
     emailNormalised: lead.emailNormalised,
     consent: lead.consent,
+    ...(lead.inServiceArea !== undefined && { inServiceArea: lead.inServiceArea }),
     ...(lead.disclosure && { disclosure: lead.disclosure }),
   });
 }
@@ -42,6 +44,12 @@ const columns = (timeZone: string): ReadonlyArray<[string, (lead: LeadRecord) =>
   ['Bathrooms', (l) => l.fields.bathrooms],
   ['Service', (l) => l.fields.service],
   ['Notes', (l) => l.fields.notes],
+  // Where and when (quote requests), as the API names the values: a spreadsheet filters on them whatever the wording.
+  ['ZIP code', (l) => l.fields.postalCode],
+  ['In service area', (l) => (l.inServiceArea === undefined ? '' : l.inServiceArea ? 'yes' : 'no')],
+  ['Preferred dates', (l) => textList(l.fields.preferredDates).join('; ')],
+  ['How often', (l) => l.fields.frequency],
+  ['Reach first by', (l) => l.fields.preferredContact],
   ['Help with', (l) => l.fields.helpWith],
   ['Message', (l) => l.fields.message],
   ['Consent', (l) => (l.consent.communicationsConsent === null ? '' : l.consent.communicationsConsent ? 'yes' : 'no')],

@@ -67,8 +67,8 @@ export async function start(): Promise<void> {
   let officeMail: OfficeMailJob | undefined;
   if (config.mail) {
     const { company } = await import('../site/company.ts');
-    const { name, timeZone } = await company();
-    const settings = { from: config.mail.from, to: config.mail.office, siteUrl: config.siteUrl, company: { name, timeZone } };
+    const { name, timeZone, serviceArea } = await company();
+    const settings = { from: config.mail.from, to: config.mail.office, siteUrl: config.siteUrl, company: { name, timeZone, serviceArea } };
     officeMail = startOfficeMail({ store: jobs.outbox, logger, mailer: smtpMailer(config.mail.smtp), compose: (lead) => officeMessage(lead, settings) });
   }
 

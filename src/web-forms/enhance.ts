@@ -4,9 +4,11 @@
  * plain POST: each error beside its field (`aria-invalid`, `aria-describedby`), an error summary
  * that links to each field and takes the focus, or the page of the received request (its heading,
  * title, reference and what was sent), and a counter beside a text nearing its limit.
- * Runs in the browser: it imports nothing of the server's.
+ * As a ZIP code is typed, it says whether the company cleans there.
+ * Runs in the browser: it imports nothing of the server's (the words of a day are the domain's own, pure function).
  */
 import { actions } from 'astro:actions';
+import { dateWords } from '../leads/fields.ts';
 import type { FormResult } from './submit.ts';
 
 type ActionName = 'submitQuote' | 'submitContact';
@@ -43,13 +45,19 @@ function fillSentSummary(form: HTMLFormElement, panel: HTMLElement): void {
   for (const entry of panel.querySelectorAll<HTMLElement>('[data-sent-field]')) {
     const control = form.elements.namedItem(entry.dataset.sentField!);
     const shown =
-      control instanceof HTMLSelectElement
-        ? control.value === ''
-          ? ''
-          : (control.selectedOptions[0]?.text ?? '')
-        : control instanceof HTMLElement
-          ? (control as HTMLInputElement).value.trim()
-          : '';
+      // The date boxes, all of one name.
+      control instanceof RadioNodeList
+        ? Array.from(control, (box) => (box as HTMLInputElement).value)
+            .filter(Boolean)
+            .map(dateWords)
+            .join(', ')
+        : control instanceof HTMLSelectElement
+          ? control.value === ''
+            ? ''
+            : (control.selectedOptions[0]?.text ?? '')
+          : control instanceof HTMLElement
+            ? (control as HTMLInputElement).value.trim()
+            : '';
     entry.querySelector('[data-sent-value]')!.textContent = shown || '(none)';
   }
 }
@@ -83,6 +91,22 @@ function count(control: HTMLInputElement | HTMLTextAreaElement, counter: HTMLEle
   counter.classList.toggle('over', length > limit);
   counter.textContent =
     length > limit ? `${n(length - limit)} characters too many: the most is ${n(limit)}. Please shorten it.` : `${n(length)} of ${n(limit)} characters.`;
+}
+
+/** As the person types a ZIP code: whether the company cleans there (`data-area`: each ZIP code served, and its town). */
+function watchArea(input: HTMLInputElement, note: HTMLElement): void {
+  const towns = JSON.parse(input.dataset.area ?? '{}') as Record<string, string>;
+  const update = () => {
+    const zip = /^\s*([0-9]{5})(?:-[0-9]{4})?\s*$/.exec(input.value)?.[1];
+    note.hidden = zip === undefined;
+    if (zip === undefined) return;
+    const town = towns[zip];
+    note.textContent = town
+      ? `We clean in ${town}, at this ZIP code.`
+      : 'This ZIP code is outside the area we usually clean. You can still send your request: the office will tell you whether we can come.';
+  };
+  input.addEventListener('input', update);
+  update();
 }
 
 /** Shows a submission's answer, as the server's page would. */
@@ -125,6 +149,9 @@ export function enhanceForms(): void {
       control.addEventListener('input', () => count(control, counter));
       count(control, counter);
     }
+    const zip = form.querySelector<HTMLInputElement>('input[data-area]');
+    const note = form.querySelector<HTMLElement>('[data-area-note]');
+    if (zip && note) watchArea(zip, note);
     const name = form.dataset.webForm as ActionName;
     const button = form.querySelector<HTMLButtonElement>('[data-submit]')!;
     let sending = false;

@@ -14,6 +14,7 @@ import { newReference } from '../leads/reference.ts';
 import { takeLead, UNAVAILABLE_RETRY_AFTER_SECONDS, type IntakeOutcome } from '../leads/intake.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { issueFormToken, readFormToken } from './token.ts';
+import { apiMembers, FORM_FIELDS, typedValues } from './answers.ts';
 import { WEB_FORMS, type WebForm } from '../site/forms.ts';
 import type { FormWords } from '../site/form-words.ts';
 
@@ -22,12 +23,6 @@ export const MIN_FILL_MS = 3_000;
 
 /** The hidden field people never see or fill in. */
 export const HONEYPOT_FIELD = 'website';
-
-/** The fields each form sends, by their API names, in the order the page shows them. */
-export const FORM_FIELDS = {
-  quote: ['name', 'phone', 'email', 'bedrooms', 'bathrooms', 'service', 'notes'],
-  support: ['name', 'phone', 'email', 'helpWith', 'message'],
-} as const satisfies Record<WebForm, readonly string[]>;
 
 /** Where a field stands on its form's page (the consent box last): the error summary lists errors in that order. */
 const pageOrder = (form: WebForm, field: string) => {
@@ -43,8 +38,9 @@ export interface FieldMessage {
 
 /** What became of a submission, and what to tell the person. */
 export type FormOutcome =
-  | { kind: 'received'; reference: string }
-  | { kind: 'duplicate'; reference: string }
+  /** `inServiceArea` when a ZIP code was given: whether the company serves it. */
+  | { kind: 'received'; reference: string; inServiceArea?: boolean }
+  | { kind: 'duplicate'; reference: string; inServiceArea?: boolean }
   | { kind: 'invalid'; errors: FieldMessage[] }
   | { kind: 'rate_limited'; retryAfterSeconds: number }
   | { kind: 'unavailable'; retryAfterSeconds: number; maybeStored: boolean }
@@ -61,15 +57,26 @@ export type FormResult = FormOutcome & { message: string; values: Record<string,
 
 let caught = 0;
 
+/** What a person who gave a ZIP code reads of it: in the area, or not (and then, that the office will still answer). */
+const areaWords = (inServiceArea: boolean | undefined) =>
+  inServiceArea === undefined
+    ? ''
+    : inServiceArea
+      ? ' Your home is in the area we clean.'
+      : ' Your home is outside the area we usually clean: the office will tell you whether we can come.';
+
 /** The message a person reads for an outcome. */
 export function outcomeMessage(outcome: FormOutcome, words: Pick<FormWords, 'next'> & Partial<Pick<FormWords, 'form' | 'facts'>>): string {
   const what = words.form === 'support' ? 'message' : 'request';
   const call = words.facts ? `call the office on ${words.facts.phone}` : 'call the office';
   switch (outcome.kind) {
     case 'received':
-      return `Thank you: your ${what} is received. Your reference is ${outcome.reference}. ${words.next}`;
+      return `Thank you: your ${what} is received. Your reference is ${outcome.reference}. ${words.next}${areaWords(outcome.inServiceArea)}`;
     case 'duplicate':
-      return `The office already has this ${what}, received earlier: its reference is ${outcome.reference}. There is no need to send it again. ${words.next}`;
+      return (
+        `The office already has this ${what}, received earlier: its reference is ${outcome.reference}. There is no need to send it again. ` +
+        `${words.next}${areaWords(outcome.inServiceArea)}`
+      );
     case 'invalid':
       return outcome.errors.length === 1
         ? `One answer needs your attention before the ${what} can be sent.`
@@ -102,10 +109,10 @@ function bounded(body: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).map(([name, value]) => [name, typeof value === 'string' ? value.slice(0, longest(name)) : value]));
 }
 
-/** A field as typed: a browser sends a text box's line breaks as CR LF, counted here as one character, as the page's counter does. */
+/** A field as typed (the consent box, the hidden fields). */
 const text = (data: FormData, name: string) => {
   const value = data.get(name);
-  return typeof value === 'string' ? value.replace(/\r\n/g, '\n') : '';
+  return typeof value === 'string' ? value : '';
 };
 
 /** Handles a submission of `words.form`: `data` as the browser sent it, `ctx` the request's services and facts. */
@@ -118,7 +125,7 @@ export async function submitWebForm(
   const { form } = words;
   const { services, request } = ctx;
   // Kept whole, however long (the body is at most MAX_FORM_BODY_BYTES): what is refused is shown again as typed, never cut.
-  const values: Record<string, string> = Object.fromEntries(FORM_FIELDS[form].map((name) => [name, text(data, name)]));
+  const values = typedValues(form, data);
   const consent = text(data, 'communicationsConsent') !== '';
   // A person never sees the hidden field, and always has the page's token.
   const token = readFormToken(services.formTokenKey, text(data, 'formToken'));
@@ -141,8 +148,8 @@ export async function submitWebForm(
   const pageUrl = new URL(WEB_FORMS[form].path, services.config.siteUrl).href;
   const body: Record<string, unknown> =
     form === 'quote'
-      ? { ...values, communicationsConsent: consent, ...(consent && { consentTimestamp: now.toISOString() }), pageUrl }
-      : { formType: 'support', ...values };
+      ? { ...apiMembers(values), communicationsConsent: consent, ...(consent && { consentTimestamp: now.toISOString() }), pageUrl }
+      : { formType: 'support', ...apiMembers(values) };
   const meta = {
     receivedVia: WEB_FORMS[form].path,
     channel: 'web-form' as const,
@@ -211,9 +218,9 @@ export async function submitWebForm(
       return caughtBy('sent faster than a person fills it in');
     case 'created':
     case 'replayed':
-      return result({ kind: 'received', reference: outcome.receipt.reference });
+      return result({ kind: 'received', reference: outcome.receipt.reference, inServiceArea: outcome.receipt.inServiceArea });
     case 'duplicate':
-      return result({ kind: 'duplicate', reference: outcome.reference });
+      return result({ kind: 'duplicate', reference: outcome.reference, inServiceArea: outcome.inServiceArea });
     case 'key_reused':
       return result({ kind: 'already_sent' }, nextToken(true));
     case 'unavailable':

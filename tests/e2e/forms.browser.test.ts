@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseSync } from 'node:sqlite';
 import { REFERENCE_PATTERN } from '../../src/leads/reference.ts';
+import { dateWords } from '../../src/leads/fields.ts';
 import { MIN_FILL_MS } from '../../src/web-forms/submit.ts';
 import { issueFormToken } from '../../src/web-forms/token.ts';
 import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
@@ -74,6 +75,11 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
   /** Waits out the minimum fill time since the page was loaded, as a person would take. */
   const asAPerson = (page: Page) => page.waitForTimeout(MIN_FILL_MS + 200);
 
+  /** The day `n` days from today where the company is (Los Angeles), as a date box takes it. */
+  const inDays = (n: number) => {
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles' }).format(new Date());
+    return new Date(Date.parse(`${today}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+  };
   const referenceOf = async (page: Page) => (await page.locator('[data-reference]').innerText()).trim();
   const storedWith = async (email: string) => (await exportLeads(server.databaseUrl)).filter((l) => (l.fields as { email: string }).email === email);
 
@@ -122,6 +128,59 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       expect(cspErrors).toEqual([]);
       // The privacy notice says the forms set no cookie.
       expect(await context.cookies()).toEqual([]);
+      await context.close();
+    }, 30_000);
+
+    it(`where and when, sent ${how}: the ZIP code said in or out of the area, the days in words, all stored as the API's members`, async () => {
+      const { context, page } = await visitor({ javaScript });
+      await page.goto(`${server.url}/quote`);
+      const who = await fillQuote(page);
+      const zip = page.getByLabel(/^ZIP code of the home/);
+      await zip.fill('97201');
+      const note = page.locator('[data-area-note]');
+      if (javaScript) {
+        expect(await note.innerText()).toBe('We clean in Portland, Oregon, at this ZIP code.');
+        await zip.fill('10001');
+        expect(await note.innerText()).toMatch(/^This ZIP code is outside the area we usually clean/);
+      } else {
+        await zip.fill('10001');
+        expect(await note.isVisible()).toBe(false);
+      }
+      // A customer who does not know says so, in the API's one spelling.
+      await page.getByLabel('Bathrooms', { exact: true }).selectOption({ label: 'Not sure' });
+      await page.getByLabel('First choice').fill(inDays(9));
+      await page.getByLabel('Second choice').fill(inDays(2));
+      await page.getByLabel(/^How often/).selectOption('every-two-weeks');
+      await page.getByLabel(/^How should we reach you first/).selectOption('text');
+      await asAPerson(page);
+      await page.getByRole('button', { name: 'Send my request' }).click();
+      await page.locator('[data-result]').waitFor({ state: 'visible' });
+      expect(await page.locator('[data-result-message]').innerText()).toContain(
+        'Your home is outside the area we usually clean: the office will tell you whether we can come.',
+      );
+      const sent = await page.locator('[data-sent-summary]').innerText();
+      for (const shown of ['10001', `${dateWords(inDays(9))}, ${dateWords(inDays(2))}`, 'Every two weeks', 'A text message', 'Not sure'])
+        expect(sent).toContain(shown);
+      const [lead] = await storedWith(who.email);
+      expect(lead).toMatchObject({
+        inServiceArea: false,
+        fields: { postalCode: '10001', preferredDates: [inDays(9), inDays(2)], frequency: 'every-two-weeks', preferredContact: 'text', bathrooms: 'not sure' },
+      });
+      await context.close();
+    }, 30_000);
+
+    it(`a day in the past sent ${how} is refused beside the days, and nothing is stored`, async () => {
+      const { context, page } = await visitor({ javaScript });
+      await page.goto(`${server.url}/quote`);
+      const who = await fillQuote(page);
+      await page.getByLabel('First choice').fill(inDays(-3));
+      await asAPerson(page);
+      await page.getByRole('button', { name: 'Send my request' }).click();
+      const error = page.locator('[data-error-for="preferredDates"]');
+      await error.waitFor({ state: 'visible' });
+      expect(await error.innerText()).toMatch(/Choose up to 3 different days, from today to 120 days ahead\./);
+      expect(await page.getByLabel('First choice').inputValue()).toBe(inDays(-3));
+      expect(await storedWith(who.email)).toEqual([]);
       await context.close();
     }, 30_000);
 
@@ -315,29 +374,55 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     const who = person();
     await page.getByLabel('Your name', { exact: true }).focus();
     const visited: string[] = [];
+    const focused = () => page.evaluate(() => document.activeElement?.id ?? '');
     const type = async (text: string) => {
-      visited.push(await page.evaluate(() => document.activeElement?.id ?? ''));
+      const id = await focused();
+      visited.push(id);
       await page.keyboard.type(text);
-      await page.keyboard.press('Tab');
+      // A date box takes a Tab per part (month, day, year) before the next field.
+      for (let i = 0; i < 4 && (await focused()) === id; i++) await page.keyboard.press('Tab');
     };
     await type(who.name);
     await type(who.phone);
     await type(who.email);
+    await type('97201'); // ZIP code (optional)
     await type('3'); // Bedrooms: typing selects the option.
     await type('2'); // Bathrooms
     await type('D'); // Kind of cleaning: "Deep clean"
+    for (let box = 0; box < 3; box++) await type(''); // the days: left empty
+    await type('E'); // How often: "Every week"
+    await type('A'); // How to reach first: "A phone call"
     await type('Gate code 4242');
     visited.push(await page.evaluate(() => document.activeElement?.id ?? ''));
     await page.keyboard.press('Space'); // the consent box
     await page.keyboard.press('Tab'); // the privacy link
     await page.keyboard.press('Tab'); // the button
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Send my request');
-    expect(visited).toEqual(['f-name', 'f-phone', 'f-email', 'f-bedrooms', 'f-bathrooms', 'f-service', 'f-notes', 'f-communicationsConsent']);
+    expect(visited).toEqual([
+      'f-name',
+      'f-phone',
+      'f-email',
+      'f-postalCode',
+      'f-bedrooms',
+      'f-bathrooms',
+      'f-service',
+      'f-preferredDates',
+      'f-preferredDates-2',
+      'f-preferredDates-3',
+      'f-frequency',
+      'f-preferredContact',
+      'f-notes',
+      'f-communicationsConsent',
+    ]);
     await asAPerson(page);
     await page.keyboard.press('Enter');
     await page.locator('[data-result]').waitFor({ state: 'visible' });
     const [lead] = await storedWith(who.email);
-    expect(lead).toMatchObject({ fields: { bedrooms: '3', bathrooms: '2', service: 'Deep clean' } });
+    expect(lead).toMatchObject({
+      inServiceArea: true,
+      fields: { postalCode: '97201', bedrooms: '3', bathrooms: '2', service: 'Deep clean', frequency: 'weekly' },
+    });
+    expect(lead!.fields).not.toHaveProperty('preferredDates');
     await context.close();
   }, 30_000);
 

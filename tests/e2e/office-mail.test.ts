@@ -85,7 +85,7 @@ for (const store of stores) {
         const bodies = [
           quote({ name: 'Ada Quote', email: 'Ada.Quote@Example.com', phone: '503.555.0111' }),
           contact({ name: 'Bo Contact' }),
-          quote(),
+          quote({ postalCode: '98660', frequency: 'weekly', preferredContact: 'call' }),
           quote(),
           contact(),
         ];
@@ -127,6 +127,11 @@ for (const store of stores) {
         const second = received.find((m) => leadOf(m) === ids[1])!;
         expect(second.parsed.subject).toBe(`Contact message ${references.get(ids[1]!)} from Bo Contact`);
         expect(second.parsed.text).toContain(`Message:\n  ${bodies[1]!.message}`);
+        // Where the home is, by the town the company's facts give its ZIP code, and how often and how to reach first, in words.
+        const third = received.find((m) => leadOf(m) === ids[2])!.parsed.text!;
+        for (const line of ['ZIP code: 98660, Vancouver, Washington', 'How often: Every week', 'Reach first by: A phone call'])
+          expect(third).toContain(`\n${line}\n`);
+        expect(first.parsed.text).not.toContain('ZIP code:');
 
         // A deletion request names the office's e-mails about the person's leads, to be deleted from its mailbox too.
         const deletion = await leads(server.databaseUrl, ['delete', '--email', 'ada.quote@example.com'], mailEnv(sink));

@@ -1,6 +1,6 @@
 /**
  * The office's tools against the built server and the real stores: the CSV export a spreadsheet
- * opens safely, exports by period and form, deletion on request on SQLite and PostgreSQL, the
+ * opens safely, a quote's where and when on the inbox and in the export, exports by period and form, deletion on request on SQLite and PostgreSQL, the
  * purge, the automatic purge while submissions go on, flat memory for 100,000 leads, the usage
  * message, and /privacy stating the configured retention.
  */
@@ -16,11 +16,26 @@ import { validateLead } from '../../src/leads/validate.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { contact, newClient, quote } from '../support/fixtures.ts';
 import { call, postJson } from '../support/http.ts';
-import { childEnv, exportLeads, leads, ROOT, startServer, type RunningServer } from '../support/server.ts';
+import { addUser, officePost, signedIn, STAFF } from '../support/office.ts';
+import { childEnv, exportLeads, freePort, leads, ROOT, startServer, type RunningServer } from '../support/server.ts';
 import { createSchema, postgresAvailable } from '../support/services.ts';
 
 const env = { TRUST_PROXY: '127.0.0.1, ::1' };
 const DAY = 86_400_000;
+
+/** A day counted from today in the company's time zone (America/Los_Angeles), `YYYY-MM-DD`. */
+function officeDay(daysFromToday = 0): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  return new Date(Date.parse(`${today}T12:00:00Z`) + daysFromToday * DAY).toISOString().slice(0, 10);
+}
+
+/** How the office's page writes a day: "Sat 5 Dec". */
+function dayAsWritten(date: string): string {
+  const at = new Date(`${date}T12:00:00Z`);
+  const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][at.getUTCDay()];
+  const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][at.getUTCMonth()];
+  return `${weekday} ${at.getUTCDate()} ${month}`;
+}
 
 /** Stores leads received at the given moments straight into a SQLite store, as if sent then. */
 async function storeAt(path: string, moments: Date[], body: () => Record<string, unknown> = quote): Promise<string[]> {
@@ -40,10 +55,12 @@ async function storeAt(path: string, moments: Date[], body: () => Record<string,
   return ids;
 }
 
-describe('the CSV export', () => {
+describe('the CSV export and the inbox', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ env });
+    // Its own address as SITE_URL, so that the office's page takes its sign-in.
+    const port = await freePort();
+    server = await startServer({ env: { ...env, PORT: String(port), SITE_URL: `http://127.0.0.1:${port}` } });
   });
   afterAll(async () => {
     await server?.dispose();
@@ -73,6 +90,102 @@ describe('the CSV export', () => {
     const contactRow = rows.find((r) => r.Reference === replies[1]!.json.reference)!;
     expect(contactRow).toMatchObject({ Form: 'contact message', Message: "'@SUM(A1:A2)", 'Help with': "'-2+3", Consent: '' });
     for (const row of rows) for (const cell of Object.values(row)) expect(cell, cell).not.toMatch(/^[=+\-@\t\r]/);
+    // A lead without where and when leaves their columns empty.
+    expect(quoteRow).toMatchObject({ 'ZIP code': '', 'In service area': '', 'Preferred dates': '', 'How often': '', 'Reach first by': '' });
+  });
+
+  it("exports a quote's where and when in columns after the quote's fields, and the JSON lines keep the days as a list", async () => {
+    // Past this week (the next test's filter), and apart from its ZIP codes.
+    const days = [officeDay(20), officeDay(30)];
+    const body = quote({ postalCode: '97202-1234', preferredDates: days, frequency: 'every-two-weeks', preferredContact: 'text' });
+    const far = quote({ postalCode: '60601', frequency: 'monthly', preferredContact: 'email' });
+    const replies = [await postJson(`${server.url}/api/v1/leads`, body, newClient()), await postJson(`${server.url}/api/v1/leads`, far, newClient())];
+    expect(replies.map((r) => [r.status, r.json.inServiceArea])).toEqual([
+      [201, true],
+      [201, false],
+    ]);
+    const { stdout } = await leads(server.databaseUrl, ['export', '--format', 'csv']);
+    const rows: Array<Record<string, string>> = parse(stdout, { columns: true, bom: true });
+    const header = Object.keys(rows[0]!);
+    expect(header.slice(header.indexOf('Notes'), header.indexOf('Help with') + 1)).toEqual([
+      'Notes',
+      'ZIP code',
+      'In service area',
+      'Preferred dates',
+      'How often',
+      'Reach first by',
+      'Help with',
+    ]);
+    expect(rows.find((r) => r.Reference === replies[0]!.json.reference)).toMatchObject({
+      'ZIP code': '97202-1234',
+      'In service area': 'yes',
+      'Preferred dates': days.join('; '),
+      'How often': 'every-two-weeks',
+      'Reach first by': 'text',
+    });
+    expect(rows.find((r) => r.Reference === replies[1]!.json.reference)).toMatchObject({
+      'ZIP code': '60601',
+      'In service area': 'no',
+      'Preferred dates': '',
+      'How often': 'monthly',
+      'Reach first by': 'email',
+    });
+    const line = (await exportLeads(server.databaseUrl)).find((l) => l.id === replies[0]!.json.id)!;
+    expect(line).toMatchObject({ inServiceArea: true, fields: { postalCode: '97202-1234', preferredDates: days, frequency: 'every-two-weeks' } });
+  });
+
+  it("shows a quote's where and when in words on the inbox, and its ZIP code and this-week filters select it", async () => {
+    await addUser(server.databaseUrl, STAFF.email, STAFF.password);
+    const cookie = await signedIn(server.url);
+    // Today is in this week whatever the day; 14 days on never is.
+    const [today, later] = [officeDay(0), officeDay(14)];
+    const near = quote({
+      name: 'Wendy Wherewhen',
+      postalCode: '97201',
+      preferredDates: [today, later],
+      frequency: 'every-two-weeks',
+      preferredContact: 'text',
+    });
+    const far = quote({ name: 'Farley Faraway', postalCode: '10001', preferredDates: [later], frequency: 'monthly', preferredContact: 'email' });
+    const plain = quote({ name: 'Paula Plain' });
+    for (const body of [near, far, plain]) expect((await postJson(`${server.url}/api/v1/leads`, body, newClient())).status).toBe(201);
+    const inbox = async (query: string) => {
+      const res = await fetch(`${server.url}/office${query}`, { headers: { Cookie: cookie }, redirect: 'manual' });
+      expect(res.status, query).toBe(200);
+      return res.text();
+    };
+    const names = (page: string) => [...page.matchAll(/<h2 class="lead-name"[^>]*>([^<]*)<\/h2>/g)].map((m) => m[1]);
+
+    const all = await inbox('');
+    expect(names(all)).toEqual(expect.arrayContaining(['Wendy Wherewhen', 'Farley Faraway', 'Paula Plain']));
+    const card = (name: string) => all.slice(all.indexOf(name), all.indexOf('</li>', all.indexOf(name)));
+    const wendy = card('Wendy Wherewhen');
+    expect(wendy).toMatch(/<dt[^>]*>ZIP code of the home<\/dt>\s*<dd[^>]*>97201, Portland, Oregon<\/dd>/);
+    expect(wendy).toContain(`<time datetime="${today}">${dayAsWritten(today)}</time>, <time datetime="${later}">${dayAsWritten(later)}</time>`);
+    expect(wendy).toMatch(/<dd[^>]*>Every two weeks<\/dd>/);
+    expect(wendy).toMatch(/<dd[^>]*>A text message<\/dd>/);
+    expect(wendy).not.toContain('Outside the service area');
+    const farley = card('Farley Faraway');
+    expect(farley).toContain('Outside the service area');
+    expect(farley).toMatch(/<dd[^>]*>10001, outside the service area<\/dd>/);
+    expect(farley).toMatch(/<dd[^>]*>Once a month<\/dd>/);
+    expect(farley).toMatch(/<dd[^>]*>An e-mail<\/dd>/);
+    // A lead that does not say them has no row in their place.
+    for (const label of ['ZIP code of the home', 'Days that would suit you', 'How often', 'How should we reach you first?', 'service area']) {
+      expect(card('Paula Plain')).not.toContain(label);
+    }
+
+    expect(names(await inbox('?zip=97201'))).toEqual(['Wendy Wherewhen']);
+    expect(names(await inbox('?zip=10001-2345'))).toEqual(['Farley Faraway']);
+    expect(names(await inbox('?visit=this-week'))).toEqual(['Wendy Wherewhen']);
+    expect(names(await inbox('?visit=this-week&zip=10001'))).toEqual([]);
+    // A ZIP code that is not one is answered in words, and narrows nothing.
+    const typo = await inbox('?zip=97O01');
+    expect(typo).toContain('The ZIP code could not be read: write its 5 digits, such as 97201.');
+    expect(names(typo)).toEqual(names(all));
+    // The search form keeps both filters in the address, as it keeps the others.
+    const posted = await officePost(server.url, '/office/search', { list: 'inbox', q: '', zip: '97201', visit: 'this-week' }, cookie);
+    expect(posted.headers.get('location')).toBe('/office?zip=97201&visit=this-week');
   });
 });
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { toLeadRecord, type LeadRecord } from '../../src/leads/lead.ts';
 import { validateLead } from '../../src/leads/validate.ts';
 import { officeMessage, type OfficeMailSettings } from '../../src/mail/office-message.ts';
-import { contact, quote } from '../support/fixtures.ts';
+import { contact, quote, serviceArea } from '../support/fixtures.ts';
 
 const settings: OfficeMailSettings = {
   from: { name: 'Lead intake', address: 'leads@example.com' },
@@ -17,16 +17,20 @@ const settings: OfficeMailSettings = {
   company: { name: 'Example Cleaning Co.', timeZone: 'America/Los_Angeles' },
 };
 
-function lead(body: Record<string, unknown>, channel: 'api' | 'web-form' = 'api'): LeadRecord {
+function lead(body: Record<string, unknown>, channel: 'api' | 'web-form' = 'api', area = serviceArea()): LeadRecord {
   const v = validateLead(body);
   if (!v.ok) throw new Error(JSON.stringify(v.errors));
-  return toLeadRecord(v.lead, {
-    receivedVia: channel === 'api' ? '/api/v1/leads' : '/quote',
-    channel,
-    clientAddress: '198.51.100.7',
-    userAgent: 'test',
-    now: new Date('2026-11-22T17:03:05.123Z'),
-  });
+  return toLeadRecord(
+    v.lead,
+    {
+      receivedVia: channel === 'api' ? '/api/v1/leads' : '/quote',
+      channel,
+      clientAddress: '198.51.100.7',
+      userAgent: 'test',
+      now: new Date('2026-11-22T17:03:05.123Z'),
+    },
+    area,
+  );
 }
 
 async function delivered(record: LeadRecord) {
@@ -125,5 +129,34 @@ describe("the office's message about a lead", () => {
     // An address that is not one is not used to reply to; the office is told so.
     expect(mail.replyTo).toBeUndefined();
     expect(mail.text).toContain('could not be used as a reply address');
+  });
+
+  it('says where the home is, with its town or outside the service area, and the days, how often and how to reach first in words', async () => {
+    const where = { postalCode: '97201-1234', preferredDates: ['2026-12-05', '2026-12-07'], frequency: 'every-two-weeks', preferredContact: 'text' };
+    const inTown = lead(quote(where));
+    const withArea = { ...settings, company: { ...settings.company, serviceArea: serviceArea() } };
+    const text = (await simpleParser(await new MailComposer(officeMessage(inTown, withArea)).compile().build())).text!;
+    expect(text).toContain('\nZIP code: 97201-1234, Portland, Oregon\n');
+    expect(text).toContain('\nPreferred days: Sat 5 Dec, Mon 7 Dec\n');
+    expect(text).toContain('\nHow often: Every two weeks\n');
+    expect(text).toContain('\nReach first by: A text message\n');
+    // In the order the form asks, before the notes.
+    expect(text.indexOf('ZIP code:')).toBeLessThan(text.indexOf('Bedrooms:'));
+    expect(text.indexOf('Reach first by:')).toBeLessThan(text.indexOf('Notes:'));
+    expect(text).not.toContain('preferredDates');
+    // Without the towns, the lead's own mark still says it is served; a ZIP code outside them is said to be.
+    expect(officeMessage(inTown, settings).text).toContain('\nZIP code: 97201-1234, in the service area\n');
+    const far = lead(quote({ postalCode: '10001', frequency: 'once', preferredContact: 'call' }));
+    expect(far.inServiceArea).toBe(false);
+    const farText = officeMessage(far, withArea).text;
+    expect(farText).toContain('\nZIP code: 10001, outside the service area\n');
+    expect(farText).toContain('\nHow often: Just once\n');
+    expect(farText).toContain('\nReach first by: A phone call\n');
+    expect(farText).not.toContain('Preferred days');
+  });
+
+  it('adds no row for where and when to a lead that does not say them', () => {
+    const text = officeMessage(lead(quote()), { ...settings, company: { ...settings.company, serviceArea: serviceArea() } }).text;
+    for (const label of ['ZIP code', 'Preferred days', 'How often', 'Reach first by']) expect(text).not.toContain(`${label}:`);
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sessionCookie, sessionToken } from '../../src/office/session.ts';
 import { checkPassword, hashPassword } from '../../src/office/passwords.ts';
 import { nextLocalDay, parseLocalDate, spreadsheetTime } from '../../src/office/local-time.ts';
+import { thisWeek, zipFilter } from '../../src/office/inbox-filters.ts';
 
 describe("the office's session cookie", () => {
   it('is HttpOnly, SameSite=Strict and scoped to /office; Secure only under HTTPS; removed with Max-Age=0', () => {
@@ -44,5 +45,25 @@ describe("the office's days", () => {
   it('begin at the first moment that exists where a clock change skips midnight', () => {
     // Chile moves its clocks from 00:00 to 01:00 on 6 September 2026: the day begins at 01:00 local, 04:00 UTC.
     expect(parseLocalDate('2026-09-06', 'America/Santiago')?.toISOString()).toBe('2026-09-06T04:00:00.000Z');
+  });
+
+  it("make this week run from the office's today to the coming Sunday, whatever the day in UTC", () => {
+    const la = 'America/Los_Angeles';
+    // Tuesday 24 November 2026, 11 pm in Los Angeles: already Wednesday in UTC.
+    expect(thisWeek(new Date('2026-11-25T07:00:00Z'), la)).toEqual({ from: '2026-11-24', to: '2026-11-29' });
+    expect(thisWeek(new Date('2026-11-25T08:00:00Z'), la)).toEqual({ from: '2026-11-25', to: '2026-11-29' });
+    // A Sunday is a week of one day; a Monday, of seven; across the year's end too.
+    expect(thisWeek(new Date('2026-11-29T20:00:00Z'), la)).toEqual({ from: '2026-11-29', to: '2026-11-29' });
+    expect(thisWeek(new Date('2026-12-28T20:00:00Z'), la)).toEqual({ from: '2026-12-28', to: '2027-01-03' });
+  });
+});
+
+describe("the inbox's ZIP code filter", () => {
+  it('takes 5 digits or ZIP+4 (searching the first 5), and says so of anything else rather than filtering by it', () => {
+    expect(zipFilter('97201')).toEqual({ zip: '97201', bad: false });
+    expect(zipFilter(' 97201-1234 ')).toEqual({ zip: '97201', bad: false });
+    expect(zipFilter('')).toEqual({ bad: false });
+    expect(zipFilter(null)).toEqual({ bad: false });
+    for (const typed of ['9720', '972011', 'Portland', '97201-12', "97201' OR 1=1"]) expect(zipFilter(typed), typed).toEqual({ bad: true });
   });
 });

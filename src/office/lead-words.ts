@@ -1,0 +1,41 @@
+/**
+ * Where and when a quote request says, in the office's words, worded once for its page and its
+ * e-mail: the ZIP code with its town or "outside the service area", the days the customer chose
+ * ("Sat 5 Dec"), how often, and how they would rather be reached first. A value the words do not
+ * know (stored by hand, or caught as spam and never checked) is shown as it is, never dropped.
+ */
+import { CHOICE_WORDS, dateWords } from '../leads/fields.ts';
+import { townOf, type ServiceArea } from '../leads/service-area.ts';
+
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const ZIP = /^\d{5}(-\d{4})?$/;
+
+/** The text items of a stored list (`preferredDates`), trimmed; a lone text is a list of one, anything else is left out. */
+export function textList(value: unknown): string[] {
+  const items = Array.isArray(value) ? value : [value];
+  return items.flatMap((item) => (typeof item === 'string' && item.trim() !== '' ? [item.trim()] : []));
+}
+
+/** One chosen day in words ("Sat 5 Dec"); anything that is not a `YYYY-MM-DD` date stays as it is. */
+export const dayWords = (date: string): string => (ISO_DAY.test(date) ? dateWords(date) : date);
+
+/** The chosen days in words: "Sat 5 Dec, Mon 7 Dec". */
+export const daysWords = (dates: readonly string[]): string => dates.map(dayWords).join(', ');
+
+/** A choice in words ("Every two weeks", "A text message"); a value the words do not know, as it is. */
+export function choiceWords(field: keyof typeof CHOICE_WORDS, value: string): string {
+  const words: Record<string, string> = CHOICE_WORDS[field];
+  return Object.hasOwn(words, value) ? words[value]! : value;
+}
+
+/**
+ * The home's ZIP code and where it is: "97201, Portland, Oregon"; "97299, outside the service area"
+ * when the lead was marked so as it came; "97201, in the service area" when the town is not known
+ * (`area` not given, or changed since); the ZIP code alone when nothing is known.
+ */
+export function zipWords(postalCode: string, inServiceArea: boolean | undefined, area?: ServiceArea): string {
+  if (inServiceArea === false) return `${postalCode}, outside the service area`;
+  const town = area && ZIP.test(postalCode) ? townOf(area, postalCode) : undefined;
+  if (town) return `${postalCode}, ${town}`;
+  return inServiceArea ? `${postalCode}, in the service area` : postalCode;
+}

@@ -1,0 +1,52 @@
+/**
+ * A web form's answers as the API would receive them: every field by its API name; the optional
+ * ones the person left empty left out (an empty ZIP code is no ZIP code), and the days they chose
+ * (three date boxes of one name) as the list `preferredDates`.
+ */
+import type { WebForm } from '../site/forms.ts';
+
+/** The fields each form sends, by their API names, in the order the page shows them. */
+export const FORM_FIELDS = {
+  quote: ['name', 'phone', 'email', 'postalCode', 'bedrooms', 'bathrooms', 'service', 'preferredDates', 'frequency', 'preferredContact', 'notes'],
+  support: ['name', 'phone', 'email', 'helpWith', 'message'],
+} as const satisfies Record<WebForm, readonly string[]>;
+
+/** Fields a person may leave empty, sent only when answered (the notes are sent empty: the API has them required). */
+const LEFT_OUT_WHEN_EMPTY = new Set(['postalCode', 'preferredDates', 'frequency', 'preferredContact']);
+
+/** How many date boxes the quote form has, all named `preferredDates`. */
+export const DATE_BOXES = 3;
+
+/** A field as typed: a browser sends a text box's line breaks as CR LF, counted here as one character, as the page's counter does. */
+const text = (value: FormDataEntryValue | null) => (typeof value === 'string' ? value.replace(/\r\n/g, '\n') : '');
+
+/**
+ * What the person typed, by field, kept whole to be shown again: the chosen days as one text
+ * (`2026-12-05 2026-12-07`), the boxes left empty dropped.
+ */
+export function typedValues(form: WebForm, data: FormData): Record<string, string> {
+  return Object.fromEntries(
+    FORM_FIELDS[form].map((name) => [
+      name,
+      name === 'preferredDates'
+        ? data
+            .getAll(name)
+            .map((d) => text(d).trim())
+            .filter(Boolean)
+            .join(' ')
+        : text(data.get(name)),
+    ]),
+  );
+}
+
+/** The days typed, one per box (`typedValues` keeps them as one text). */
+export const typedDates = (values: Record<string, string>) => (values.preferredDates ?? '').split(' ').filter(Boolean);
+
+/** The answers as the API's members. */
+export function apiMembers(values: Record<string, string>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(values)
+      .filter(([name, value]) => !(LEFT_OUT_WHEN_EMPTY.has(name) && value.trim() === ''))
+      .map(([name, value]) => [name, name === 'preferredDates' ? typedDates(values) : value]),
+  );
+}
