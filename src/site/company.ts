@@ -68,7 +68,7 @@ export function pagePath(id: string): string {
 
 /**
  * The main navigation, for customers: the content pages and the web forms that ask for a place, in
- * their order. The developers' pages are in the footer, under "For developers and agents".
+ * their order. The developers' pages are one link away, "For developers" in the footer.
  */
 export async function navigation(): Promise<Array<{ href: string; label: string }>> {
   const forms = await Promise.all(Object.values(WEB_FORMS).map(async (f) => ({ href: f.path, ...(await getEntry(f.collection, f.entry))!.data.nav })));

@@ -55,6 +55,32 @@ describe.skipIf(!chromiumAvailable())('pages in Chromium', () => {
     await context.close();
   }, 60_000);
 
+  it('customers\' pages keep the developers\' documents one discreet link away: the footer has only "For developers"', async () => {
+    const { context, page } = await offlinePage(390);
+    for (const path of ['/', '/quote', '/contact', '/privacy', '/terms']) {
+      await page.goto(`${server.url}${path}`);
+      const footerLinks = await page.locator('footer a').evaluateAll((links) => links.map((a) => [a.textContent?.trim(), a.getAttribute('href')]));
+      const forDevelopers = footerLinks.filter(([, href]) => /developers|api|openapi|llms/.test(href ?? ''));
+      expect(forDevelopers, path).toEqual([['For developers', '/developers']]);
+    }
+    await context.close();
+  });
+
+  it('/privacy opens with a summary for customers that fits one phone screen: what is kept, for how long, who sees it, how to delete it', async () => {
+    const { context, page } = await openOfflinePage(browser, server.url, { viewport: { width: 390, height: 844 } });
+    await page.goto(`${server.url}/privacy`);
+    const summary = page.locator('h2#in-short + ul');
+    const text = await summary.innerText();
+    for (const topic of ['What we keep', 'For how long', 'Who sees it', 'To see it or have it deleted', '730 days']) expect(text).toContain(topic);
+    // The office's phone, as every page writes it (never broken over two lines).
+    expect(text).toMatch(/\(503\)\s555.0100/);
+    const { height } = (await summary.boundingBox())!;
+    expect(height, 'the summary, read on a phone').toBeLessThanOrEqual(844);
+    // It comes first: nothing but the page's opening words before it.
+    expect(await page.locator('main h2').first().innerText()).toBe('In short');
+    await context.close();
+  });
+
   for (const path of [...PAGES, '/api-docs']) {
     it(`${path}: axe-core finds no serious or critical violation`, async () => {
       const { context, page } = await offlinePage();
