@@ -55,8 +55,6 @@ const formWords = {
   submit: text('a button label', 2, 40),
   /** The page's heading once the request is received. */
   received: text('a heading', 3, 60),
-  /** What happens next: shown once the request is received. */
-  next: text('a sentence or two', 20, 600),
 };
 
 /** Each form's words in a collection of its own, so that a mistake is reported against that form's own rules. */

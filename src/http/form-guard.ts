@@ -56,7 +56,7 @@ export async function guardFormSubmission(request: Request, locals: ApiContext):
     new Response(`${text}\n`, { status: STATUS[reason], headers: { 'Content-Type': 'text/plain; charset=utf-8', ...rateLimitHeaders(budget) } });
   // A refused client learns that first, as on the API; a person within the budget whose answers
   // are fine reads the same in the form (the action reports the budget).
-  const limited = () => refuse('rate_limited', outcomeMessage({ kind: 'rate_limited', retryAfterSeconds: budget.resetSeconds }, { next: '' }));
+  const limited = () => refuse('rate_limited', outcomeMessage({ kind: 'rate_limited', retryAfterSeconds: budget.resetSeconds }, {}));
   // A refusal writes no line of its own: the request's one log line (its path and status) says it.
   if (!sameOrigin(request.headers, services.config.siteUrl)) return budget.allowed ? refuse('forbidden', REFUSALS.forbidden) : limited();
   const problem = await formBodyProblem(request);

@@ -52,6 +52,9 @@ const hoursOn = (promise: CallBackPromise, weekday: number) => promise.hours.fin
 /** "one working day", "2 working days". */
 const withinWords = (n: number) => `${n === 1 ? 'one' : String(n)} working day${n === 1 ? '' : 's'}`;
 
+/** The promise alone, for a page that knows no time of request: "Example Cleaning Co. answers every request within one working day". */
+export const promiseWords = (promise: CallBackPromise) => `${promise.companyName} answers every request within ${withinWords(promise.workingDays)}`;
+
 /** The sentence for a request received at `receivedAt`; `outsideArea` adds that the home is outside the area served. */
 export function whatHappensNext(receivedAt: Date, promise: CallBackPromise, options: { outsideArea?: boolean } = {}): string {
   const now = local(receivedAt, promise.timeZone);
@@ -79,6 +82,5 @@ export function whatHappensNext(receivedAt: Date, promise: CallBackPromise, opti
     opening = next ? `its phone is next answered ${next.date === today ? 'today' : `on ${dayWords(next.date)}`}, from ${next.hours.words.opens}` : '';
   }
   const area = options.outsideArea ? '; the home is outside the area it usually serves, so the office will say whether it can come' : '';
-  const promised = `${promise.companyName} answers every request within ${withinWords(promise.workingDays)}`;
-  return `${promised}: expect to hear from the office ${by} at the latest${opening ? ` (${opening})` : ''}${area}.`;
+  return `${promiseWords(promise)}: expect to hear from the office ${by} at the latest${opening ? ` (${opening})` : ''}${area}.`;
 }

@@ -21,6 +21,9 @@ export const REFERENCE_PATTERN = new RegExp(`^[${Object.values(PREFIX).join('')}
 
 const write = (form: FormType, signs: string) => `${PREFIX[form]}-${signs.slice(0, 4)}-${signs.slice(4)}`;
 
+/** Whether `text` is a reference of a lead of `form` (as a confirmation's address carries it). */
+export const isReferenceOf = (form: FormType, text: string) => REFERENCE_PATTERN.test(text) && text.startsWith(`${PREFIX[form]}-`);
+
 /** A fresh random reference for a lead of `form`; the store makes sure no other lead has it. */
 export function newReference(form: FormType): string {
   let signs = '';

@@ -21,7 +21,6 @@ export interface FormWords {
   submit: string;
   /** The page's heading once the request is received. */
   received: string;
-  next: string;
   /** Each field's label and hint, by its API name. */
   fields: Record<string, { label: string; hint?: string }>;
   /** The services (quote form) or topics (contact form) offered in the list. */
@@ -50,7 +49,6 @@ export async function formWords(form: WebForm): Promise<FormWords> {
     description: data.description,
     submit: data.submit,
     received: data.received,
-    next: data.next,
     fields: data.fields,
     choices: 'services' in data ? data.services : data.topics,
     company,

@@ -74,9 +74,15 @@ function showReceived(form: HTMLFormElement, result: FormResult & { kind: 'recei
   form.hidden = true;
   panel.querySelector('[data-result-message]')!.textContent = result.message;
   panel.querySelector('[data-reference]')!.textContent = result.reference;
+  // The confirmation's own address: a reload or a bookmark shows it again.
+  const address = `${location.pathname}?received=${encodeURIComponent(result.reference)}`;
+  panel.querySelector<HTMLAnchorElement>('[data-confirmation-link]')!.href = address;
+  history.replaceState(null, '', address);
   fillSentSummary(form, panel);
   panel.hidden = false;
-  panel.focus();
+  // The heading first, the reference just below it, both in view.
+  heading.focus();
+  heading.scrollIntoView({ block: 'start' });
 }
 
 /**
@@ -141,8 +147,25 @@ function show(form: HTMLFormElement, result: FormResult): void {
   summary.focus();
 }
 
+/** The reference copied with one tap: the button shows only where the browser can copy. */
+function offerCopy(): void {
+  const button = document.querySelector<HTMLButtonElement>('[data-copy-reference]');
+  if (!button || !navigator.clipboard) return;
+  button.hidden = false;
+  button.addEventListener('click', async () => {
+    const reference = document.querySelector('[data-reference]')!.textContent!.trim();
+    try {
+      await navigator.clipboard.writeText(reference);
+      button.textContent = 'Copied';
+    } catch {
+      button.textContent = 'Copy it by hand';
+    }
+  });
+}
+
 /** Takes over the submission of every web form on the page. */
 export function enhanceForms(): void {
+  offerCopy();
   for (const form of document.querySelectorAll<HTMLFormElement>('form[data-web-form]')) {
     for (const counter of form.querySelectorAll<HTMLElement>('[data-counter-for]')) {
       const control = form.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#f-${CSS.escape(counter.dataset.counterFor!)}`)!;

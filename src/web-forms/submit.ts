@@ -12,6 +12,7 @@ import { fieldOf, personMessage } from '../leads/fields.ts';
 import { MAX_LENGTH } from '../leads/schema.ts';
 import { newReference } from '../leads/reference.ts';
 import { takeLead, UNAVAILABLE_RETRY_AFTER_SECONDS, type IntakeOutcome } from '../leads/intake.ts';
+import { whatHappensNext } from '../leads/next-step.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { issueFormToken, readFormToken } from './token.ts';
 import { apiMembers, FORM_FIELDS, typedValues } from './answers.ts';
@@ -38,9 +39,12 @@ export interface FieldMessage {
 
 /** What became of a submission, and what to tell the person. */
 export type FormOutcome =
-  /** `inServiceArea` when a ZIP code was given: whether the company serves it. */
-  | { kind: 'received'; reference: string; inServiceArea?: boolean }
-  | { kind: 'duplicate'; reference: string; inServiceArea?: boolean }
+  /**
+   * `nextStep`: the sentence agents receive as `whatHappensNext`, from the company's promise and
+   * hours; `inServiceArea` when a ZIP code was given: whether the company serves it.
+   */
+  | { kind: 'received'; reference: string; nextStep: string; inServiceArea?: boolean }
+  | { kind: 'duplicate'; reference: string; nextStep: string; inServiceArea?: boolean }
   | { kind: 'invalid'; errors: FieldMessage[] }
   | { kind: 'rate_limited'; retryAfterSeconds: number }
   | { kind: 'unavailable'; retryAfterSeconds: number; maybeStored: boolean }
@@ -57,25 +61,20 @@ export type FormResult = FormOutcome & { message: string; values: Record<string,
 
 let caught = 0;
 
-/** What a person who gave a ZIP code reads of it: in the area, or not (and then, that the office will still answer). */
-const areaWords = (inServiceArea: boolean | undefined) =>
-  inServiceArea === undefined
-    ? ''
-    : inServiceArea
-      ? ' Your home is in the area we clean.'
-      : ' Your home is outside the area we usually clean: the office will tell you whether we can come.';
+/** What a person whose home is in the area reads of it (the next step says when it is not, and what then). */
+const areaWords = (inServiceArea: boolean | undefined) => (inServiceArea ? ' Your home is in the area we clean.' : '');
 
 /** The message a person reads for an outcome. */
-export function outcomeMessage(outcome: FormOutcome, words: Pick<FormWords, 'next'> & Partial<Pick<FormWords, 'form' | 'facts'>>): string {
+export function outcomeMessage(outcome: FormOutcome, words: Partial<Pick<FormWords, 'form' | 'facts'>>): string {
   const what = words.form === 'support' ? 'message' : 'request';
   const call = words.facts ? `call the office on ${words.facts.phone}` : 'call the office';
   switch (outcome.kind) {
     case 'received':
-      return `Thank you: your ${what} is received. Your reference is ${outcome.reference}. ${words.next}${areaWords(outcome.inServiceArea)}`;
+      return `Thank you: your ${what} is received. ${outcome.nextStep}${areaWords(outcome.inServiceArea)}`;
     case 'duplicate':
       return (
         `The office already has this ${what}, received earlier: its reference is ${outcome.reference}. There is no need to send it again. ` +
-        `${words.next}${areaWords(outcome.inServiceArea)}`
+        `${outcome.nextStep}${areaWords(outcome.inServiceArea)}`
       );
     case 'invalid':
       return outcome.errors.length === 1
@@ -139,6 +138,11 @@ export async function submitWebForm(
     ...(next && { token: next }),
   });
 
+  // What happens next, as agents are told it: the company's promise, from the time the lead came.
+  const next = (lead: { receivedAt: string; inServiceArea?: boolean }) => ({
+    nextStep: whatHappensNext(new Date(lead.receivedAt), services.promise, { outsideArea: lead.inServiceArea === false }),
+  });
+
   // The same budget as the API: a form submission is one of the client's submissions a minute,
   // spent once, by the front door (`src/http/front-door.ts`).
   const limit = ctx.budget;
@@ -180,7 +184,7 @@ export async function submitWebForm(
     } catch (err) {
       services.logger.error({ reqId: request.id, form, trap: reason, err }, 'web form submission caught by a spam trap could not be kept as suspected spam');
     }
-    return result({ kind: 'received', reference });
+    return result({ kind: 'received', reference, ...next({ receivedAt: now.toISOString() }) });
   };
   if (text(data, HONEYPOT_FIELD) !== '') return caughtBy('hidden field filled in');
   if (!token || token.form !== form) return caughtBy('no valid form token');
@@ -218,9 +222,9 @@ export async function submitWebForm(
       return caughtBy('sent faster than a person fills it in');
     case 'created':
     case 'replayed':
-      return result({ kind: 'received', reference: outcome.receipt.reference, inServiceArea: outcome.receipt.inServiceArea });
+      return result({ kind: 'received', reference: outcome.receipt.reference, inServiceArea: outcome.receipt.inServiceArea, ...next(outcome.receipt) });
     case 'duplicate':
-      return result({ kind: 'duplicate', reference: outcome.reference, inServiceArea: outcome.inServiceArea });
+      return result({ kind: 'duplicate', reference: outcome.reference, inServiceArea: outcome.inServiceArea, ...next(outcome) });
     case 'key_reused':
       return result({ kind: 'already_sent' }, nextToken(true));
     case 'unavailable':

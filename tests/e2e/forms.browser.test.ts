@@ -43,10 +43,10 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
   });
 
   /** A fresh browser as a client of its own (its own rate-limit budget), refusing every request to another host. */
-  function visitor(options: { javaScript?: boolean; width?: number; client?: Record<string, string> } = {}) {
+  function visitor(options: { javaScript?: boolean; width?: number; height?: number; client?: Record<string, string> } = {}) {
     return offlinePage(browser, server.url, {
       javaScriptEnabled: options.javaScript ?? true,
-      viewport: { width: options.width ?? 1024, height: 900 },
+      viewport: { width: options.width ?? 1024, height: options.height ?? 900 },
       extraHTTPHeaders: options.client ?? newClient(),
     });
   }
@@ -94,7 +94,10 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       await asAPerson(page);
       await page.getByRole('button', { name: 'Send my request' }).click();
       await page.locator('[data-result]').waitFor({ state: 'visible' });
-      expect(await page.locator('[data-result-message]').innerText()).toMatch(/The office will contact you/);
+      // The next step is the sentence agents receive as whatHappensNext: the company's own promise and hours.
+      expect(await page.locator('[data-result-message]').innerText()).toMatch(
+        /^Thank you: your request is received\. Example Cleaning Co\. answers every request within one working day: expect to hear from the office by /,
+      );
       const reference = await referenceOf(page);
       expect(reference).toMatch(REFERENCE_PATTERN);
       // The page is the answer's own: its heading and title, what was sent, and how to reach the office.
@@ -156,7 +159,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       await page.getByRole('button', { name: 'Send my request' }).click();
       await page.locator('[data-result]').waitFor({ state: 'visible' });
       expect(await page.locator('[data-result-message]').innerText()).toContain(
-        'Your home is outside the area we usually clean: the office will tell you whether we can come.',
+        'the home is outside the area it usually serves, so the office will say whether it can come.',
       );
       const sent = await page.locator('[data-sent-summary]').innerText();
       for (const shown of ['10001', `${dateWords(inDays(9))}, ${dateWords(inDays(2))}`, 'Every two weeks', 'A text message', 'Not sure'])
@@ -267,6 +270,88 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
         expect(await referenceOf(page)).toBe(reference);
       }
       expect((await storedWith(who.email)).map((l) => l.reference)).toEqual([reference]);
+      await context.close();
+    }, 30_000);
+  }
+
+  /** `true` when the element is wholly within the page's viewport as it is drawn now; else where it is, for the failure's message. */
+  const inView = (page: Page, selector: string) =>
+    page.locator(selector).evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth && box.height > 0
+        ? true
+        : JSON.stringify({ top: box.top, bottom: box.bottom, left: box.left, right: box.right, innerHeight, innerWidth, scrollY });
+    });
+
+  for (const [device, width, height] of [
+    ['a 390 × 844 phone', 390, 844],
+    ['a 1280 × 800 laptop', 1280, 800],
+  ] as const) {
+    for (const javaScript of [true, false]) {
+      const how = javaScript ? 'with JavaScript' : 'without JavaScript';
+
+      it(`on ${device} ${how}, the confirmation is in view, focused, and has an address of its own that shows it again`, async () => {
+        const { context, page } = await visitor({ javaScript, width, height });
+        await page.goto(`${server.url}/quote`);
+        await fillQuote(page);
+        await asAPerson(page);
+        await page.getByRole('button', { name: 'Send my request' }).click();
+        await page.locator('[data-result]').waitFor({ state: 'visible' });
+        const reference = await referenceOf(page);
+        expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+        expect(await inView(page, 'h1'), 'the heading is in view').toBe(true);
+        expect(await inView(page, '[data-reference]'), 'the reference is in view').toBe(true);
+        expect(await page.locator('[data-reference]').evaluate((element) => getComputedStyle(element).whiteSpace)).toBe('nowrap');
+        const address = `/quote?received=${reference}`;
+        expect(await page.locator('[data-confirmation-link]').getAttribute('href')).toBe(address);
+        // With JavaScript the address bar holds the confirmation's address, so a reload shows it again.
+        if (javaScript) expect(page.url()).toBe(`${server.url}${address}`);
+        else await page.goto(`${server.url}${address}`);
+        if (javaScript) await page.reload();
+        expect(await page.locator('h1').innerText()).toBe('Request received');
+        expect(await referenceOf(page)).toBe(reference);
+        expect(await page.locator('[data-result-message]').innerText()).toBe(
+          'This page confirms the request sent with this reference. Example Cleaning Co. answers every request within one working day.',
+        );
+        // Nothing of what was sent: the address carries the reference only, and the page reads no store.
+        expect(await page.locator('[data-sent]').isVisible()).toBe(false);
+        expect(await page.locator('form[data-web-form]').isVisible()).toBe(false);
+        expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+        await context.close();
+      }, 30_000);
+    }
+  }
+
+  it('the reference is copied with one tap, and the Copy button shows only where the browser can copy', async () => {
+    const { context, page } = await visitor({ javaScript: true, width: 390, height: 844 });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await page.goto(`${server.url}/quote?received=Q-P7RH-Q4`);
+    const copy = page.getByRole('button', { name: 'Copy' });
+    const box = (await copy.boundingBox())!;
+    expect(Math.min(box.width, box.height), 'a tap target of 44 px at least').toBeGreaterThanOrEqual(44);
+    await copy.click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Q-P7RH-Q4');
+    expect(await page.locator('[data-copy-reference]').innerText()).toBe('Copied');
+    await context.close();
+    const plain = await visitor({ javaScript: false });
+    await plain.page.goto(`${server.url}/quote?received=Q-P7RH-Q4`);
+    expect(await plain.page.locator('[data-copy-reference]').isVisible()).toBe(false);
+    await plain.context.close();
+  }, 30_000);
+
+  for (const [path, carried] of [
+    ['/quote', 'maria.lopez@example.com'],
+    ['/quote', 'C-P7RH-Q4'],
+    ['/contact', 'Q-P7RH-Q4'],
+    ['/quote', 'Q-P7RH-Q4<script>'],
+  ] as const) {
+    it(`${path}?received=${carried} is not a confirmation of that form: the plain form is shown`, async () => {
+      const { context, page } = await visitor({ javaScript: false });
+      const response = await page.goto(`${server.url}${path}?received=${encodeURIComponent(carried)}`);
+      expect(response!.status()).toBe(200);
+      expect(await page.locator('form[data-web-form]').isVisible()).toBe(true);
+      expect(await page.locator('[data-result]').isVisible()).toBe(false);
+      expect(await page.content()).not.toContain(carried);
       await context.close();
     }, 30_000);
   }
