@@ -1,9 +1,11 @@
 /**
  * A web form's answers as the API would receive them: every field by its API name; the optional
  * ones the person left empty left out (an empty ZIP code is no ZIP code), and the days they chose
- * (three date boxes of one name) as the list `preferredDates`.
+ * (three date boxes of one name) as the list `preferredDates`. A count past the listed choices
+ * ("5+") is the number typed in its box (`bedroomsMore`), or `more` while the box is empty.
  */
 import type { WebForm } from '../site/forms.ts';
+import { COUNT_LISTS, MORE } from './choices.ts';
 
 /** The fields each form sends, by their API names, in the order the page shows them. */
 export const FORM_FIELDS = {
@@ -20,23 +22,28 @@ export const DATE_BOXES = 3;
 /** A field as typed: a browser sends a text box's line breaks as CR LF, counted here as one character, as the page's counter does. */
 const text = (value: FormDataEntryValue | null) => (typeof value === 'string' ? value.replace(/\r\n/g, '\n') : '');
 
+/** The name of the box for a count past the listed choices. */
+export const moreBox = (name: string) => `${name}More`;
+
+/** One field as typed, kept whole to be shown again. */
+export function typedValue(name: string, data: FormData): string {
+  if (name === 'preferredDates')
+    return data
+      .getAll(name)
+      .map((d) => text(d).trim())
+      .filter(Boolean)
+      .join(' ');
+  const value = text(data.get(name));
+  if (COUNT_LISTS[name] && value === MORE) return text(data.get(moreBox(name))).trim() || MORE;
+  return value;
+}
+
 /**
  * What the person typed, by field, kept whole to be shown again: the chosen days as one text
  * (`2026-12-05 2026-12-07`), the boxes left empty dropped.
  */
 export function typedValues(form: WebForm, data: FormData): Record<string, string> {
-  return Object.fromEntries(
-    FORM_FIELDS[form].map((name) => [
-      name,
-      name === 'preferredDates'
-        ? data
-            .getAll(name)
-            .map((d) => text(d).trim())
-            .filter(Boolean)
-            .join(' ')
-        : text(data.get(name)),
-    ]),
-  );
+  return Object.fromEntries(FORM_FIELDS[form].map((name) => [name, typedValue(name, data)]));
 }
 
 /** The days typed, one per box (`typedValues` keeps them as one text). */

@@ -5,11 +5,13 @@
  * that links to each field and takes the focus, or the page of the received request (its heading,
  * title, reference and what was sent), and a counter beside a text nearing its limit.
  * As a ZIP code is typed, it says whether the company cleans there.
- * Runs in the browser: it imports nothing of the server's (the words of a day are the domain's own, pure function).
+ * Runs in the browser: it imports nothing of the server's (the words of a value are the pure `choices.ts`).
  */
 import { actions } from 'astro:actions';
-import { dateWords } from '../leads/fields.ts';
 import type { FormResult } from './submit.ts';
+import { shownValue } from './choices.ts';
+import { summaryLine } from './summary.ts';
+import { typedValue } from './answers.ts';
 
 type ActionName = 'submitQuote' | 'submitContact';
 
@@ -35,30 +37,21 @@ function showErrors(form: HTMLFormElement, errors: Array<{ field: string; messag
     element.querySelector('[data-error-text]')!.textContent = message;
     element.hidden = false;
     element.closest('.field')?.classList.add('has-error');
-    control.setAttribute('aria-invalid', 'true');
-    control.setAttribute('aria-describedby', [control.dataset.describedby, element.id].filter(Boolean).join(' '));
+    // A group of choices is in error as a whole: every one of its buttons says so.
+    const controls = control instanceof HTMLInputElement && control.type === 'radio' ? form.querySelectorAll<HTMLElement>(`[name="${field}"]`) : [control];
+    for (const each of controls) {
+      each.setAttribute('aria-invalid', 'true');
+      each.setAttribute('aria-describedby', [each.dataset.describedby, element.id].filter(Boolean).join(' '));
+    }
   }
 }
 
-/** What the person sent, as the form's controls show it (a list's chosen words, not its value). */
+/** What the person sent, in the words the server's page uses for it (a list's chosen words, a count, days in words). */
 function fillSentSummary(form: HTMLFormElement, panel: HTMLElement): void {
+  const data = new FormData(form);
   for (const entry of panel.querySelectorAll<HTMLElement>('[data-sent-field]')) {
-    const control = form.elements.namedItem(entry.dataset.sentField!);
-    const shown =
-      // The date boxes, all of one name.
-      control instanceof RadioNodeList
-        ? Array.from(control, (box) => (box as HTMLInputElement).value)
-            .filter(Boolean)
-            .map(dateWords)
-            .join(', ')
-        : control instanceof HTMLSelectElement
-          ? control.value === ''
-            ? ''
-            : (control.selectedOptions[0]?.text ?? '')
-          : control instanceof HTMLElement
-            ? (control as HTMLInputElement).value.trim()
-            : '';
-    entry.querySelector('[data-sent-value]')!.textContent = shown || '(none)';
+    const field = entry.dataset.sentField!;
+    entry.querySelector('[data-sent-value]')!.textContent = shownValue(field, typedValue(field, data).trim()) || '(none)';
   }
 }
 
@@ -125,11 +118,11 @@ function show(form: HTMLFormElement, result: FormResult): void {
   summary.querySelector('[data-summary-message]')!.textContent = result.message;
   const list = summary.querySelector('[data-summary-list]')!;
   list.replaceChildren(
-    ...(result.kind === 'invalid' ? result.errors : []).map(({ field, message }) => {
+    ...(result.kind === 'invalid' ? result.errors : []).map((error) => {
       const item = document.createElement('li');
       const link = document.createElement('a');
-      link.href = `#f-${field}`;
-      link.textContent = message;
+      link.href = `#f-${error.field}`;
+      link.textContent = summaryLine(error);
       item.append(link);
       return item;
     }),

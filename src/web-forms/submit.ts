@@ -16,6 +16,7 @@ import { whatHappensNext } from '../leads/next-step.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { issueFormToken, readFormToken } from './token.ts';
 import { apiMembers, FORM_FIELDS, typedValues } from './answers.ts';
+import { countProblem } from './choices.ts';
 import { WEB_FORMS, type WebForm } from '../site/forms.ts';
 import type { FormWords } from '../site/form-words.ts';
 
@@ -31,11 +32,15 @@ const pageOrder = (form: WebForm, field: string) => {
   return at === -1 ? FORM_FIELDS[form].length : at;
 };
 
-/** A field problem as the form shows it. */
+/** A field problem as the form shows it: beside the field, and in the summary after the field's `label`. */
 export interface FieldMessage {
   field: string;
+  label: string;
   message: string;
 }
+
+/** The name in the summary of a field whose label is not a name (the consent box's label is its whole wording). */
+const CONSENT_LABEL = 'Permission to contact you';
 
 /** What became of a submission, and what to tell the person. */
 export type FormOutcome =
@@ -213,7 +218,11 @@ export async function submitWebForm(
       const errors = outcome.errors
         .map((e) => {
           const field = fieldOf(e) ?? 'form';
-          return { field, message: personMessage(e, { maxLength: MAX_LENGTH[field as keyof typeof MAX_LENGTH], length: values[field]?.length }) };
+          const label = field === 'communicationsConsent' ? CONSENT_LABEL : (words.fields[field]?.label ?? '');
+          const message =
+            countProblem(field, values[field] ?? '') ??
+            personMessage(e, { maxLength: MAX_LENGTH[field as keyof typeof MAX_LENGTH], length: values[field]?.length });
+          return { field, label, message };
         })
         .sort((a, b) => pageOrder(form, a.field) - pageOrder(form, b.field));
       return result({ kind: 'invalid', errors });

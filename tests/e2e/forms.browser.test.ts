@@ -51,12 +51,16 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     });
   }
 
+  /** Taps one of a group's large choices (bedrooms, bathrooms). */
+  const choose = (page: Page, group: string, choice: string) =>
+    page.getByRole('group', { name: group, exact: true }).getByRole('radio', { name: choice, exact: true }).check();
+
   async function fillQuote(page: Page, who = person(), overrides: Partial<Record<'phone', string>> = {}) {
     await page.getByLabel('Your name', { exact: true }).fill(who.name);
     await page.getByLabel('Phone number', { exact: true }).fill(overrides.phone ?? who.phone);
     await page.getByLabel('E-mail address', { exact: true }).fill(who.email);
-    await page.getByLabel('Bedrooms', { exact: true }).selectOption('3');
-    await page.getByLabel('Bathrooms', { exact: true }).selectOption('2.5');
+    await choose(page, 'Bedrooms', '3');
+    await choose(page, 'Bathrooms', '2½');
     await page.getByLabel('Kind of cleaning', { exact: true }).selectOption('Deep clean');
     await page.getByLabel(/^Notes about your home/).fill('Two cats; the side door is open.');
     await page.getByLabel(/may call me, text me and e-mail me/).check();
@@ -150,7 +154,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
         expect(await note.isVisible()).toBe(false);
       }
       // A customer who does not know says so, in the API's one spelling.
-      await page.getByLabel('Bathrooms', { exact: true }).selectOption({ label: 'Not sure' });
+      await choose(page, 'Bathrooms', 'Not sure');
       await page.getByLabel('First choice').fill(inDays(9));
       await page.getByLabel('Second choice').fill(inDays(2));
       await page.getByLabel(/^How often/).selectOption('every-two-weeks');
@@ -241,10 +245,10 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       expect(await phone.getAttribute('aria-invalid')).toBe('true');
       expect((await phone.getAttribute('aria-describedby'))!.split(' ')).toContain('f-phone-error');
       expect(await page.locator('#f-phone-error').innerText()).toMatch(/10-digit U\.S\. phone number/);
-      expect(await summary.getByRole('link').allInnerTexts()).toEqual([expect.stringMatching(/10-digit U\.S\. phone number/)]);
+      expect(await summary.getByRole('link').allInnerTexts()).toEqual([expect.stringMatching(/^Phone number: .*10-digit U\.S\. phone number/)]);
       expect(await summary.getByRole('link').first().getAttribute('href')).toBe('#f-phone');
       expect(await page.getByLabel('Your name', { exact: true }).inputValue()).toBe(who.name);
-      expect(await page.getByLabel('Bedrooms', { exact: true }).inputValue()).toBe('3');
+      expect(await page.getByRole('group', { name: 'Bedrooms', exact: true }).getByRole('radio', { name: '3', exact: true }).isChecked()).toBe(true);
       expect(await storedWith(who.email)).toEqual([]);
       // Corrected, the same form goes through.
       await phone.fill(who.phone);
@@ -252,6 +256,62 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       await page.getByRole('button', { name: 'Send my request' }).click();
       await page.locator('[data-result]').waitFor({ state: 'visible' });
       expect(await storedWith(who.email)).toHaveLength(1);
+      await context.close();
+    }, 30_000);
+
+    it(`"5+" ${how} opens a box for the exact count, which is what is sent and stored`, async () => {
+      const { context, page } = await visitor({ javaScript, width: 390, height: 844 });
+      await page.goto(`${server.url}/quote`);
+      const who = await fillQuote(page);
+      const bedrooms = page.getByLabel('How many bedrooms?');
+      expect(await bedrooms.isVisible(), 'the box is closed until "5+" is chosen').toBe(false);
+      await choose(page, 'Bedrooms', '5+');
+      await bedrooms.fill('7');
+      await choose(page, 'Bathrooms', '5+');
+      await page.getByLabel('How many bathrooms?').fill('5.5');
+      await asAPerson(page);
+      await page.getByRole('button', { name: 'Send my request' }).click();
+      await page.locator('[data-result]').waitFor({ state: 'visible' });
+      const sent = await page.locator('[data-sent-summary]').innerText();
+      for (const shown of ['7 bedrooms', '5½']) expect(sent).toContain(shown);
+      const [lead] = await storedWith(who.email);
+      expect(lead).toMatchObject({ fields: { bedrooms: '7', bathrooms: '5.5' } });
+      await context.close();
+    }, 30_000);
+
+    it(`"5+" ${how} with no count: the message says to type it, "5+" stays chosen, nothing stored`, async () => {
+      const { context, page } = await visitor({ javaScript });
+      await page.goto(`${server.url}/quote`);
+      const who = await fillQuote(page);
+      await choose(page, 'Bedrooms', '5+');
+      await asAPerson(page);
+      await page.getByRole('button', { name: 'Send my request' }).click();
+      await page.locator('[data-summary]').waitFor({ state: 'visible' });
+      expect(await page.locator('#f-bedrooms-error [data-error-text]').innerText()).toBe('Type the number of bedrooms, from 5 to 20.');
+      expect(await page.locator('[data-summary] a').allInnerTexts()).toEqual(['Bedrooms: Type the number of bedrooms, from 5 to 20.']);
+      expect(await page.getByRole('group', { name: 'Bedrooms', exact: true }).getByRole('radio', { name: '5+' }).isChecked()).toBe(true);
+      expect(await page.getByLabel('How many bedrooms?').isVisible()).toBe(true);
+      expect(await storedWith(who.email)).toEqual([]);
+      await context.close();
+    }, 30_000);
+
+    it(`an empty form sent ${how}: the summary names each field, in the page's order, and each line leads to its field`, async () => {
+      const { context, page } = await visitor({ javaScript });
+      await page.goto(`${server.url}/quote`);
+      await page.getByRole('button', { name: 'Send my request' }).click();
+      const links = page.locator('[data-summary] a');
+      await page.locator('[data-summary]').waitFor({ state: 'visible' });
+      expect((await links.allInnerTexts()).map((line) => line.split(':')[0])).toEqual([
+        'Your name',
+        'Phone number',
+        'E-mail address',
+        'Bedrooms',
+        'Bathrooms',
+        'Kind of cleaning',
+        'Permission to contact you',
+      ]);
+      await links.filter({ hasText: /^Bathrooms: / }).click();
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('bathrooms');
       await context.close();
     }, 30_000);
 
@@ -320,6 +380,40 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
         await context.close();
       }, 30_000);
     }
+  }
+
+  for (const path of ['/quote', '/contact']) {
+    it(`${path} on a 390 × 844 phone: every tap target is 44 × 44 px at least (a link inside a sentence keeps its line's height)`, async () => {
+      const { context, page } = await visitor({ width: 390, height: 844 });
+      await page.goto(`${server.url}${path}`);
+      await page.getByRole('button', { name: /Send my/ }).click();
+      await page.locator('[data-summary]').waitFor({ state: 'visible' });
+      const small = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('a, button, input, select, textarea')].flatMap((target) => {
+          const own = target.getBoundingClientRect();
+          if (own.width === 0 || getComputedStyle(target).visibility === 'hidden' || target.closest('[hidden], .trap')) return [];
+          const parent = target.parentElement!;
+          if (
+            target.tagName === 'A' &&
+            /^(P|LI)$/.test(parent.tagName) &&
+            parent.textContent!.trim() !== target.textContent!.trim() &&
+            target.closest('main, .site-footer section > p:not(.links)')
+          )
+            return [];
+          // A box or a choice is tapped through its label too.
+          const labels = (target as HTMLInputElement).labels ? [...(target as HTMLInputElement).labels!] : [];
+          const boxes = [own, ...labels.map((l) => l.getBoundingClientRect())];
+          const fits = boxes.some((b) => b.width >= 44 && b.height >= 44);
+          return fits
+            ? []
+            : [
+                `${target.tagName} ${target.id || target.getAttribute('href') || target.textContent!.trim()} ${Math.round(own.width)}×${Math.round(own.height)}`,
+              ];
+        }),
+      );
+      expect(small).toEqual([]);
+      await context.close();
+    }, 30_000);
   }
 
   it('the reference is copied with one tap, and the Copy button shows only where the browser can copy', async () => {
@@ -467,12 +561,18 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       // A date box takes a Tab per part (month, day, year) before the next field.
       for (let i = 0; i < 4 && (await focused()) === id; i++) await page.keyboard.press('Tab');
     };
+    /** Into a group of choices with Tab, along it with the arrow keys (each one chosen as it is reached), out with Tab. */
+    const pick = async (arrows: number) => {
+      visited.push(await focused());
+      for (let i = 0; i < arrows; i++) await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('Tab');
+    };
     await type(who.name);
     await type(who.phone);
     await type(who.email);
     await type('97201'); // ZIP code (optional)
-    await type('3'); // Bedrooms: typing selects the option.
-    await type('2'); // Bathrooms
+    await pick(3); // Bedrooms: Studio, 1, 2, 3
+    await pick(2); // Bathrooms: 1, 1½, 2
     await type('D'); // Kind of cleaning: "Deep clean"
     for (let box = 0; box < 3; box++) await type(''); // the days: left empty
     await type('E'); // How often: "Every week"

@@ -72,8 +72,8 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
     await page.getByLabel('Your name', { exact: true }).fill(who.name);
     await page.getByLabel('Phone number', { exact: true }).fill(who.phone);
     await page.getByLabel('E-mail address', { exact: true }).fill(who.email);
-    await page.getByLabel('Bedrooms', { exact: true }).selectOption('3');
-    await page.getByLabel('Bathrooms', { exact: true }).selectOption('2');
+    await page.getByRole('group', { name: 'Bedrooms', exact: true }).getByRole('radio', { name: '3', exact: true }).check();
+    await page.getByRole('group', { name: 'Bathrooms', exact: true }).getByRole('radio', { name: '2', exact: true }).check();
     await page.getByLabel('Kind of cleaning', { exact: true }).selectOption('Deep clean');
     await page.getByLabel(/^Notes about your home/).fill('Two cats; the side door is open.');
     await page.getByRole('checkbox').check();

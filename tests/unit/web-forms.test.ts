@@ -5,6 +5,8 @@ import { fieldOf, personMessage } from '../../src/leads/fields.ts';
 import { validateLead } from '../../src/leads/validate.ts';
 import { isFormSubmission, sameOrigin } from '../../src/http/same-origin.ts';
 import { issueFormToken, readFormToken } from '../../src/web-forms/token.ts';
+import { typedValue } from '../../src/web-forms/answers.ts';
+import { COUNT_LISTS, countProblem, MORE, shownValue } from '../../src/web-forms/choices.ts';
 import { quote } from '../support/fixtures.ts';
 
 describe('the form token', () => {
@@ -63,5 +65,44 @@ describe('field messages for people', () => {
     });
     expect(byField.bedrooms!.person).toBe('Choose the number of bedrooms.');
     expect(byField.notes!.person).toBe('This is too long. The most is 5,000 characters, and this is 5,001. Please shorten it: nothing was cut.');
+  });
+});
+
+describe('counts as large choices', () => {
+  const sent = (entries: Record<string, string>) => {
+    const data = new FormData();
+    for (const [name, value] of Object.entries(entries)) data.set(name, value);
+    return data;
+  };
+
+  it('send a listed choice as it is, and "5+" as the count typed in its box', () => {
+    expect(typedValue('bedrooms', sent({ bedrooms: '3', bedroomsMore: '9' }))).toBe('3');
+    expect(typedValue('bedrooms', sent({ bedrooms: MORE, bedroomsMore: ' 7 ' }))).toBe('7');
+    expect(typedValue('bathrooms', sent({ bathrooms: MORE, bathroomsMore: '5.5' }))).toBe('5.5');
+    expect(typedValue('bathrooms', sent({ bathrooms: MORE }))).toBe(MORE);
+    expect(typedValue('bedrooms', sent({ bedrooms: 'not sure' }))).toBe('not sure');
+  });
+
+  it('every listed choice is a value the API takes', () => {
+    for (const [field, list] of Object.entries(COUNT_LISTS))
+      for (const { value } of list.choices.filter((c) => c.value !== MORE))
+        expect(validateLead(quote({ [field]: value })), `${field} ${value}`).toMatchObject({ ok: true });
+  });
+
+  it('say to type the count when "5+" was chosen without one, or with one the API refuses; the API says the rest', () => {
+    expect(countProblem('bedrooms', MORE)).toBe('Type the number of bedrooms, from 5 to 20.');
+    expect(countProblem('bathrooms', '25')).toBe('Type the number of bathrooms, from 5 to 20, such as 5 or 5.5.');
+    for (const [field, value] of [
+      ['bedrooms', ''],
+      ['bedrooms', '3'],
+      ['bathrooms', 'not sure'],
+      ['service', 'x'],
+    ])
+      expect(countProblem(field!, value!), `${field} ${value}`).toBeUndefined();
+  });
+
+  it('are said in words on the page that confirms the request', () => {
+    expect(['0', '1', '7', 'not sure'].map((v) => shownValue('bedrooms', v))).toEqual(['Studio', '1 bedroom', '7 bedrooms', 'Not sure']);
+    expect(['0.5', '1', '2.5', '5.5', '20'].map((v) => shownValue('bathrooms', v))).toEqual(['½', '1', '2½', '5½', '20']);
   });
 });
