@@ -128,6 +128,8 @@ export interface BackupSettings {
 /** The validated, frozen configuration of one process. */
 export interface Config {
   readonly siteUrl: string;
+  /** Whether `SITE_URL` was set; unset, `siteUrl` names localhost and the port (and `npm run dev` follows its own, `dev-origin.ts`). */
+  readonly siteUrlSet: boolean;
   /**
    * What this deployment is for, as every document states it (`ENVIRONMENT`): `production` takes
    * real leads; `test` takes none (and is what any origin that is not HTTPS is).
@@ -200,6 +202,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     : ({ kind: 'postgres', url: e.DATABASE_URL } as const);
   return Object.freeze({
     siteUrl,
+    siteUrlSet: e.SITE_URL !== undefined,
     environment: e.ENVIRONMENT ?? (siteUrl.startsWith('https:') ? 'production' : 'test'),
     host: e.HOST,
     port: e.PORT,
