@@ -111,7 +111,16 @@ async function run(args: string[], options: StartOptions, ready: (line: string) 
   const child = spawn('npm', args, {
     cwd: ROOT,
     detached: true,
-    env: { ...childEnv(), HOST: '127.0.0.1', PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', SITE_URL: 'http://localhost:4321', ...options.env },
+    env: {
+      ...childEnv(),
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      SITE_URL: 'http://localhost:4321',
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
