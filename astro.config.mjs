@@ -6,6 +6,7 @@ import { getConfig } from './src/config/config.ts';
 import { MAX_FORM_BODY_BYTES } from './src/service-facts.ts';
 import { inlineCodeGuard } from './src/integrations/inline-code-guard.ts';
 import { precompressIntegration } from './src/integrations/precompress.ts';
+import { devOrigin } from './src/integrations/dev-origin.ts';
 import { serverBundle } from './src/integrations/server-bundle.ts';
 
 const config = getConfig();
@@ -20,6 +21,7 @@ export default defineConfig({
   // serverBundle: our node:http server joins the server build, on the routes' own module graph.
   // inlineCodeGuard: no page but /api-docs may carry inline scripts or styles (CSP).
   // precompressIntegration: Brotli and gzip of the built files, made once (dist/precompressed/).
+  // devOrigin: under `npm run dev`, the port dev really took, which the forms follow when SITE_URL is unset.
   integrations: [
     mdx(),
     serverBundle({
@@ -28,6 +30,7 @@ export default defineConfig({
     }),
     inlineCodeGuard(),
     precompressIntegration(),
+    devOrigin(),
   ],
   trailingSlash: 'ignore',
   // Astro's image endpoint (/_image) is served on every on-demand site: this one has no image to

@@ -1,8 +1,18 @@
 /**
  * Structured JSON logs (pino). Policy: one line per request (id, method, path, status, duration),
  * 4xx at info and 5xx at error; never a name, e-mail, phone, notes, message or query string.
+ * In a terminal, the same records as lines a person reads (`LOG_FORMAT`, `log-line.ts`).
  */
 import { pino, type Logger } from 'pino';
+import { readableStream } from './log-line.ts';
+
+/** How the log is written: JSON lines, or a readable line each (`LOG_FORMAT`; unset, text when standard output is a terminal). */
+export type LogFormat = 'json' | 'text';
+
+/** The format of `LOG_FORMAT` (`configured`), or, unset, text on a terminal and JSON elsewhere. */
+export function logFormat(configured: LogFormat | undefined, out: { isTTY?: boolean } = process.stdout): LogFormat {
+  return configured ?? (out.isTTY ? 'text' : 'json');
+}
 
 /**
  * pino's ISO time, formatted once per millisecond: under load many lines share a millisecond, and
@@ -44,8 +54,8 @@ function errorFields(err: unknown, depth = 0): Record<string, unknown> {
   };
 }
 
-/** The process's logger, writing JSON lines to `destination` (standard output by default). */
-export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+/** The process's logger, writing JSON lines to `destination` (standard output by default), or, as `text`, a readable line each. */
+export function createLogger(level: string, destination?: NodeJS.WritableStream, format: LogFormat = 'json'): Logger {
   return pino(
     {
       level,
@@ -80,7 +90,7 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
         censor: '[redacted]',
       },
     },
-    destination ?? pino.destination({ sync: false }),
+    format === 'text' ? readableStream(destination ?? process.stdout) : (destination ?? pino.destination({ sync: false })),
   );
 }
 

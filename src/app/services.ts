@@ -13,7 +13,7 @@ import { publishedOffer } from '../site/form-words.ts';
 import { company } from '../site/company.ts';
 import { createLeadStore } from '../store/index.ts';
 import { composeServices, StartupError, type Composition } from './compose.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, logFormat } from './logger.ts';
 import { officeLimiters } from './office-limits.ts';
 
 export { StartupError, type Composition } from './compose.ts';
@@ -31,7 +31,7 @@ export function composition(): Promise<Composition> {
 
 async function open(): Promise<Composition> {
   const config = getConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, logFormat(config.logFormat));
   const [offer, { promise, serviceArea }] = await Promise.all([publishedOffer(), company()]);
   const store = await createLeadStore(config, logger).catch((err: unknown) => {
     if (err instanceof ConfigError) throw err;

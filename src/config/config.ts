@@ -82,6 +82,7 @@ const Env = z.object({
     .optional()
     .transform((s) => (s?.trim() ? s.trim() : undefined))
     .pipe(dateTime('LEADS_SUNSET_DATE').optional()),
+  LOG_FORMAT: z.enum(['json', 'text'], { message: 'LOG_FORMAT must be json or text' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SQLITE_GROUP_COMMIT: z.enum(['on', 'off'], { message: 'SQLITE_GROUP_COMMIT must be on or off' }).default('on'),
   LEADS_RETENTION_DAYS: z
@@ -128,6 +129,8 @@ export interface BackupSettings {
 /** The validated, frozen configuration of one process. */
 export interface Config {
   readonly siteUrl: string;
+  /** Whether `SITE_URL` was set; unset, `siteUrl` names localhost and the port (and `npm run dev` follows its own, `dev-origin.ts`). */
+  readonly siteUrlSet: boolean;
   /**
    * What this deployment is for, as every document states it (`ENVIRONMENT`): `production` takes
    * real leads; `test` takes none (and is what any origin that is not HTTPS is).
@@ -142,6 +145,8 @@ export interface Config {
   readonly leadsDeprecationDate: Date;
   readonly leadsSunsetDate: Date | undefined;
   readonly logLevel: string;
+  /** `LOG_FORMAT`: JSON lines, or a readable line each; `undefined`: text when standard output is a terminal, JSON otherwise. */
+  readonly logFormat: 'json' | 'text' | undefined;
   /** Leads older than this many days are deleted (`purge`, and once a day by the server). */
   readonly leadsRetentionDays: number;
   /** The office's e-mail about each new lead (`SMTP_URL`, `OFFICE_EMAIL`, `MAIL_FROM`); `undefined`: none. */
@@ -200,6 +205,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     : ({ kind: 'postgres', url: e.DATABASE_URL } as const);
   return Object.freeze({
     siteUrl,
+    siteUrlSet: e.SITE_URL !== undefined,
     environment: e.ENVIRONMENT ?? (siteUrl.startsWith('https:') ? 'production' : 'test'),
     host: e.HOST,
     port: e.PORT,
@@ -209,6 +215,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     leadsDeprecationDate: e.LEADS_DEPRECATION_DATE,
     leadsSunsetDate: e.LEADS_SUNSET_DATE,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     leadsRetentionDays: e.LEADS_RETENTION_DAYS,
     mail,
     backups: e.BACKUP_DIR ? Object.freeze({ dir: e.BACKUP_DIR, intervalHours: e.BACKUP_INTERVAL_HOURS, keep: e.BACKUP_KEEP }) : undefined,

@@ -15,6 +15,7 @@ import { rateLimitHeaders } from './headers.ts';
 import { readBodyBytes } from './read-body.ts';
 import { Problem } from '../problems/problem.ts';
 import { sameOrigin } from './same-origin.ts';
+import { siteOrigins } from '../config/dev-origin.ts';
 import { outcomeMessage } from '../web-forms/submit.ts';
 
 /**
@@ -58,7 +59,7 @@ export async function guardFormSubmission(request: Request, locals: ApiContext):
   // are fine reads the same in the form (the action reports the budget).
   const limited = () => refuse('rate_limited', outcomeMessage({ kind: 'rate_limited', retryAfterSeconds: budget.resetSeconds }, {}));
   // A refusal writes no line of its own: the request's one log line (its path and status) says it.
-  if (!sameOrigin(request.headers, services.config.siteUrl)) return budget.allowed ? refuse('forbidden', REFUSALS.forbidden) : limited();
+  if (!sameOrigin(request.headers, siteOrigins(services.config))) return budget.allowed ? refuse('forbidden', REFUSALS.forbidden) : limited();
   const problem = await formBodyProblem(request);
   if (problem) return budget.allowed ? refuse(problem, REFUSALS[problem]) : limited();
   return undefined;

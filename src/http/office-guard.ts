@@ -8,6 +8,7 @@ import type { OfficePowers } from '../roles/index.ts';
 import type { ApiContext } from './context.ts';
 import { formBodyProblem, STATUS } from './form-guard.ts';
 import { sameOrigin } from './same-origin.ts';
+import { siteOrigins } from '../config/dev-origin.ts';
 import { sessionToken, sessionUser, spendAction } from '../office/session.ts';
 import { plural } from '../lib/text.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
@@ -43,7 +44,7 @@ export const SIGN_IN_PATH = '/office/sign-in';
 export async function guardOffice(request: Request, url: URL, locals: ApiContext, powers: OfficePowers): Promise<Response | undefined> {
   const { services } = locals;
   if (request.method === 'POST') {
-    if (!sameOrigin(request.headers, services.config.siteUrl)) return officeText(STATUS.forbidden, REFUSALS.forbidden);
+    if (!sameOrigin(request.headers, siteOrigins(services.config))) return officeText(STATUS.forbidden, REFUSALS.forbidden);
     const problem = await formBodyProblem(request, OFFICE_BODY_LIMIT);
     if (problem) return officeText(STATUS[problem], REFUSALS[problem]);
   } else if (request.method !== 'GET' && request.method !== 'HEAD') {

@@ -2,7 +2,8 @@
  * Same-origin check for the web forms' submissions (a form POST to a page with `?_action=`, or the
  * enhanced form's call to `/_actions/<name>`): a page on another site cannot make a person's
  * browser submit a lead. The origin the browser names (`Origin`, else `Referer`) must be this
- * site's, scheme and host, as `SITE_URL` names it: never the request's own `Host`, which whoever
+ * site's, scheme and host, as `SITE_URL` names it (under `npm run dev` without it, the origin dev
+ * really listens on: `src/config/dev-origin.ts`): never the request's own `Host`, which whoever
  * sends the request chooses. A browser that names none must say `Sec-Fetch-Site: same-origin`.
  * Astro's own check (`security.checkOrigin`) is off: it judges by the URL our server pins, not by
  * the address the browser used behind a TLS proxy.
@@ -14,12 +15,13 @@ export function isFormSubmission(method: string, url: URL): boolean {
   return method === 'POST' && (url.searchParams.has('_action') || url.pathname.startsWith('/_actions/'));
 }
 
-/** Whether the browser that sent `headers` was on this site, `siteUrl`. */
-export function sameOrigin(headers: Headers, siteUrl: string): boolean {
+/** Whether the browser that sent `headers` was on this site, `siteUrl` (or one of its origins: `siteOrigins`). */
+export function sameOrigin(headers: Headers, siteUrl: string | readonly string[]): boolean {
   const named = headers.get('origin') ?? headers.get('referer');
   if (named === null) return headers.get('sec-fetch-site') === 'same-origin';
   try {
-    return new URL(named).origin === new URL(siteUrl).origin;
+    const origin = new URL(named).origin;
+    return (typeof siteUrl === 'string' ? [siteUrl] : siteUrl).some((site) => origin === new URL(site).origin);
   } catch {
     return false;
   }

@@ -108,3 +108,28 @@ export function pageCsp(html: string, path: string): string {
     "frame-ancestors 'none'",
   ].join('; ');
 }
+
+/**
+ * What `npm run dev` adds to a page's Content-Security-Policy, and nothing more: found by loading
+ * every page under `astro dev` in Chromium and reading the policy violations in its console
+ * (`tests/e2e/dev-pages.browser.test.ts` holds it). Never in a build: only the Astro middleware
+ * adds them, behind `import.meta.env.DEV`, which the build replaces with `false`.
+ * - `style-src 'unsafe-inline'`: Vite serves each stylesheet as an inline `<style>` element (and
+ *   its hot reload replaces them the same way); without it the pages render unstyled and the
+ *   forms' spam trap shows.
+ * Not needed, as checked: the hot-reload WebSocket (`ws:` on the page's own host and port, which
+ * `'self'` allows) and Vite's client script (a file of this site, `/@vite/client`).
+ */
+export const DEV_CSP_ADDITIONS: Readonly<Record<string, readonly string[]>> = Object.freeze({ 'style-src': ["'unsafe-inline'"] });
+
+/** `csp` with `DEV_CSP_ADDITIONS` added to its directives (a directive it lacks is left as it is). */
+export function devCsp(csp: string): string {
+  return csp
+    .split(';')
+    .map((directive) => {
+      const [name, ...sources] = directive.trim().split(/\s+/);
+      const extra = (DEV_CSP_ADDITIONS[name!] ?? []).filter((source) => !sources.includes(source));
+      return [name, ...sources, ...extra].join(' ');
+    })
+    .join('; ');
+}

@@ -18,6 +18,7 @@ import { officeMessage } from '../mail/office-message.ts';
 import { smtpMailer } from '../mail/smtp.ts';
 import { composition, StartupError, type Composition } from '../app/services.ts';
 import { createAppServer, type AstroHandler } from './app-server.ts';
+import { listenFailure } from './listen-error.ts';
 import { loadStaticFiles } from './static-files.ts';
 
 /** The prerendered site, beside this bundle, and its compressed files (`src/integrations/precompress.ts`). */
@@ -72,7 +73,7 @@ export async function start(): Promise<void> {
     officeMail = startOfficeMail({ store: jobs.outbox, logger, mailer: smtpMailer(config.mail.smtp), compose: (lead) => officeMessage(lead, settings) });
   }
 
-  const onListenError = (err: Error) => fail(`Cannot listen on ${config.host}:${config.port}: ${err.message}`);
+  const onListenError = (err: Error) => fail(listenFailure(err, config.host, config.port));
   server.once('error', onListenError);
   server.listen(config.port, config.host, () => {
     server.off('error', onListenError);

@@ -342,11 +342,18 @@ describe('security headers on every class of response', () => {
       if (path !== '/api-docs') expect(csp).toContain("script-src 'none'");
       else expect(csp).toMatch(/script-src 'sha256-[^ ;]+'/);
       expect(csp).not.toContain("script-src 'unsafe-inline'");
+      // What only `npm run dev` adds (DEV_CSP_ADDITIONS) is never in a build.
+      if (path !== '/api-docs') expect(csp, path).not.toContain("'unsafe-inline'");
       expect(reply.headers.get('x-content-type-options')).toBe(NOSNIFF);
       expect(reply.headers.get('referrer-policy')).toBeTruthy();
       expect(reply.headers.get('permissions-policy')).toBeTruthy();
       expect(reply.headers.get('cross-origin-opener-policy')).toBe('same-origin');
       expect(reply.headers.get('x-request-id'), path).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    for (const path of ['/quote', '/contact']) {
+      const csp = (await call(`${server.url}${path}`)).headers.get('content-security-policy')!;
+      expect(csp, path).toContain("style-src 'self'");
+      expect(csp, path).not.toContain("'unsafe-inline'");
     }
   });
 

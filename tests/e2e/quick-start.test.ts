@@ -38,7 +38,7 @@ const CACHES = new Set(['.astro', '.vite', '.vite-temp', '.vitest-cache']);
  */
 function newcomer(): Record<string, string | undefined> {
   const settings =
-    /^(SITE_URL|HOST|PORT|DATABASE_URL|REDIS_URL|TRUST_PROXY|BACKUP_.*|SMTP_URL|OFFICE_EMAIL|MAIL_FROM|LOG_LEVEL|LEADS_.*|SQLITE_.*|INIT_CWD|npm_.*)$/i;
+    /^(SITE_URL|HOST|PORT|DATABASE_URL|REDIS_URL|TRUST_PROXY|BACKUP_.*|SMTP_URL|OFFICE_EMAIL|MAIL_FROM|LOG_LEVEL|LOG_FORMAT|LEADS_.*|SQLITE_.*|INIT_CWD|npm_.*)$/i;
   const env = Object.fromEntries(Object.entries(childEnv()).filter(([name]) => !settings.test(name)));
   env.PATH = (process.env.PATH ?? '')
     .split(':')

@@ -65,14 +65,16 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `npm run dev` (Astro's own dev server, what editors run) on a free port and waits until it
- * serves. `--ignore-lock`: beside an editor's own dev server, and never moved to the background.
+ * Starts `npm run dev` (Astro's own dev server, what editors run) on a free port (or `env.PORT`) and
+ * waits until it serves, at the port Astro says it took (the next free one when `PORT` is taken).
+ * `--ignore-lock`: beside an editor's own dev server, and never moved to the background.
  */
 export async function startDevServer(options: StartOptions = {}): Promise<RunningServer> {
   const port = await freePort();
-  const server = await run(['run', '--silent', 'dev', '--', '--ignore-lock'], { ...options, env: { PORT: String(port), ...options.env } }, (line) =>
-    new RegExp(`127\\.0\\.0\\.1:${port}|localhost:${port}`).test(line) ? { port, pid: 0 } : undefined,
-  );
+  const server = await run(['run', '--silent', 'dev', '--', '--ignore-lock'], { ...options, env: { PORT: String(port), ...options.env } }, (line) => {
+    const local = /Local\s+http:\/\/(?:127\.0\.0\.1|localhost):(\d+)/.exec(line);
+    return local ? { port: Number(local[1]), pid: 0 } : undefined;
+  });
   // Astro prints its address before its routes are loaded: wait until it serves the home page.
   for (
     let tries = 0;
@@ -109,7 +111,16 @@ async function run(args: string[], options: StartOptions, ready: (line: string) 
   const child = spawn('npm', args, {
     cwd: ROOT,
     detached: true,
-    env: { ...childEnv(), HOST: '127.0.0.1', PORT: '0', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', SITE_URL: 'http://localhost:4321', ...options.env },
+    env: {
+      ...childEnv(),
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      SITE_URL: 'http://localhost:4321',
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];

@@ -1,6 +1,8 @@
 /** The web forms' token and same-origin check, on their own. */
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.ts';
+import { recordDevPort, siteOrigins } from '../../src/config/dev-origin.ts';
 import { fieldOf, personMessage } from '../../src/leads/fields.ts';
 import { validateLead } from '../../src/leads/validate.ts';
 import { isFormSubmission, sameOrigin } from '../../src/http/same-origin.ts';
@@ -51,6 +53,26 @@ describe('the same-origin check of a form submission', () => {
     expect(sameOrigin(headers({ origin: 'null' }), site)).toBe(false);
     expect(sameOrigin(headers({ 'sec-fetch-site': 'cross-site' }), site)).toBe(false);
     expect(sameOrigin(headers({}), site)).toBe(false);
+  });
+});
+
+describe('the origins the forms accept (siteOrigins)', () => {
+  afterEach(() => recordDevPort(undefined));
+  const config = (env: Record<string, string>) => loadConfig({ HOST: '127.0.0.1', ...env });
+  it("under npm start (no dev port recorded): SITE_URL's origin alone, set or derived from PORT", () => {
+    expect(siteOrigins(config({ SITE_URL: 'https://www.example-cleaning.com/' }))).toEqual(['https://www.example-cleaning.com']);
+    expect(siteOrigins(config({ PORT: '4321' }))).toEqual(['http://localhost:4321']);
+  });
+  it('under npm run dev with SITE_URL unset: the port dev really listens on, at localhost and at HOST', () => {
+    recordDevPort(4322);
+    expect(siteOrigins(config({ PORT: '4321' }))).toEqual(['http://localhost:4322', 'http://127.0.0.1:4322']);
+    expect(siteOrigins(loadConfig({ HOST: '::1' }))).toEqual(['http://localhost:4322', 'http://[::1]:4322']);
+    expect(sameOrigin(new Headers({ origin: 'http://localhost:4321' }), siteOrigins(config({ PORT: '4321' })))).toBe(false);
+    expect(sameOrigin(new Headers({ origin: 'http://127.0.0.1:4322' }), siteOrigins(config({ PORT: '4321' })))).toBe(true);
+  });
+  it('under npm run dev with SITE_URL set: SITE_URL keeps ruling', () => {
+    recordDevPort(4322);
+    expect(siteOrigins(config({ SITE_URL: 'http://localhost:4321' }))).toEqual(['http://localhost:4321']);
   });
 });
 

@@ -1,0 +1,88 @@
+/**
+ * `npm run dev` follows its own port: when the port it is given is taken, Astro moves to the next
+ * free one, and with SITE_URL unset the forms are accepted from the origin dev really listens on;
+ * a set SITE_URL keeps ruling (`src/config/dev-origin.ts`).
+ */
+import { createServer, type Server } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFERENCE_PATTERN } from '../../src/leads/reference.ts';
+import { MIN_FILL_MS } from '../../src/web-forms/submit.ts';
+import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
+import { exportLeads, freePort, startDevServer, type RunningServer } from '../support/server.ts';
+
+/** A form's answers as the browser posts them, enough to pass the origin check (or be refused by it). */
+const post = (url: string, origin: string) =>
+  fetch(`${url}/_actions/submitContact`, {
+    method: 'POST',
+    headers: { Origin: origin, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'name=Maria+Lopez',
+  });
+
+describe.skipIf(!chromiumAvailable())('npm run dev on a taken port, in Chromium', () => {
+  let taken: Server;
+  let takenPort: number;
+  let dev: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    takenPort = await freePort();
+    taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(takenPort, '127.0.0.1', resolve));
+    // SITE_URL unset (the test servers' default is http://localhost:4321): as an editor runs it.
+    [dev, browser] = await Promise.all([startDevServer({ env: { PORT: String(takenPort), SITE_URL: '' } }), launchChromium()]);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await dev?.dispose();
+    await new Promise((resolve) => taken?.close(resolve));
+  });
+
+  it('moves to another port, and the quote form sent from it is received and stored', async () => {
+    expect(dev.port).not.toBe(takenPort);
+    const { context, page, cspErrors } = await offlinePage(browser, dev.url);
+    await page.goto(`${dev.url}/quote`);
+    const email = `maria.lopez.${Date.now()}@example.com`;
+    await page.getByLabel('Your name', { exact: true }).fill('Maria Lopez');
+    await page.getByLabel('Phone number', { exact: true }).fill('(503) 555-0142');
+    await page.getByLabel('E-mail address', { exact: true }).fill(email);
+    await page.getByLabel('Bedrooms', { exact: true }).selectOption('3');
+    await page.getByLabel('Bathrooms', { exact: true }).selectOption('2');
+    await page.getByLabel('Kind of cleaning', { exact: true }).selectOption('Deep clean');
+    await page.getByLabel(/may call me, text me and e-mail me/).check();
+    await page.waitForTimeout(MIN_FILL_MS + 200);
+    await page.getByRole('button', { name: 'Send my request' }).click();
+    // The answer shows either the reference (data-result) or why it was refused (data-summary).
+    await page.locator('[data-result]:not([hidden]), [data-summary]:not([hidden])').first().waitFor({ state: 'visible', timeout: 15_000 });
+    expect(await page.locator('[data-summary]').isVisible(), await page.locator('[data-summary]').innerText()).toBe(false);
+    expect((await page.locator('[data-reference]').innerText()).trim()).toMatch(REFERENCE_PATTERN);
+    const stored = (await exportLeads(dev.databaseUrl)).filter((l) => (l.fields as { email: string }).email === email);
+    expect(stored).toHaveLength(1);
+    expect(cspErrors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('still refuses every other origin: the port it was given, and another site', async () => {
+    for (const origin of [`http://localhost:${takenPort}`, `http://127.0.0.1:${takenPort}`, 'http://localhost:4321', 'https://evil.example.com']) {
+      const reply = await post(dev.url, origin);
+      expect(reply.status, origin).toBe(403);
+      expect(await reply.text()).toMatch(/only be sent from its page/);
+    }
+  });
+});
+
+describe('npm run dev with SITE_URL set', () => {
+  let dev: RunningServer;
+  beforeAll(async () => {
+    dev = await startDevServer({ env: { SITE_URL: 'http://localhost:4321' } });
+  }, 120_000);
+  afterAll(async () => {
+    await dev?.dispose();
+  });
+
+  it('accepts the forms from SITE_URL alone, not from the port dev listens on', async () => {
+    expect((await post(dev.url, dev.url)).status).toBe(403);
+    expect((await post(dev.url, `http://localhost:${dev.port}`)).status).toBe(403);
+    // From SITE_URL the origin check passes: what refuses the incomplete answers is the action itself.
+    expect((await post(dev.url, 'http://localhost:4321')).status).not.toBe(403);
+  });
+});
