@@ -9,7 +9,7 @@ import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { toE164UsPhone } from './leads/phone.ts';
-import { date, list, rule, text } from './content-rules.ts';
+import { date, group, list, rule, text } from './content-rules.ts';
 import { readDays, readHours } from './site/opening-hours.ts';
 
 /** A 5-digit ZIP code, written as a number (97201) or as text ("02134"). */
@@ -156,7 +156,7 @@ const Review = z.strictObject(
     town: text('a town', 2, 60).optional(),
     text: text('a review', 10, 600),
   },
-  { error: rule('a review: { name: …, date: …, text: … }') },
+  { error: group('a review: { name: …, date: …, text: … }', 'name, date, town and text') },
 );
 
 /**
@@ -178,16 +178,24 @@ const trust = defineCollection({
   schema: z.preprocess(
     // Every part left out (or commented out) is an empty `trust:`, which YAML reads as nothing.
     (data) => data ?? {},
-    z.strictObject({
-      /** The street address customers can find the office at. */
-      address: text('a street address', 10, 160).optional(),
-      /** The company's own sentence on its license and insurance. */
-      licenseAndInsurance: sentences('a sentence on the license and insurance').optional(),
-      /** The company's own sentence on its guarantee. */
-      guarantee: sentences('a sentence on the guarantee').optional(),
-      /** Reviews customers wrote, each with their name and the day. */
-      reviews: list('reviews', Review, 0, 20).optional(),
-    }),
+    z.strictObject(
+      {
+        /** The street address customers can find the office at. */
+        address: text('a street address', 10, 160).optional(),
+        /** The company's own sentence on its license and insurance. */
+        licenseAndInsurance: sentences('a sentence on the license and insurance').optional(),
+        /** The company's own sentence on its guarantee. */
+        guarantee: sentences('a sentence on the guarantee').optional(),
+        /** Reviews customers wrote, each with their name and the day. */
+        reviews: list('reviews', Review, 0, 20).optional(),
+      },
+      {
+        error: group(
+          'the parts under "trust:", each on a line of its own indented by two spaces, such as "  guarantee: …"',
+          'address, licenseAndInsurance, guarantee and reviews',
+        ),
+      },
+    ),
   ),
 });
 

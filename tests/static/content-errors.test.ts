@@ -53,15 +53,16 @@ describe("an editor's mistake stops the build, named in words", () => {
     expect(build.output).toContain('phone: must be a 10-digit U.S. phone number, such as (503) 555-0100');
   }, 120_000);
 
-  it('a review without a name or a date, and a sentence a "#" cut short, are refused in words', async () => {
+  it('a review without a name or a date, a part misspelt and a sentence a "#" cut short are refused in words', async () => {
     const build = await buildWith(
       'content/trust.yaml',
       (s) =>
-        `${s}  licenseAndInsurance: Licensed in Oregon (CCB #000000) and insured.\n  reviews:\n    - date: 2026-10-12\n      text: The team was on time and careful with our floors.\n    - name: Sam K.\n      text: Friendly, quick and thorough.\n`,
+        `${s}  licenseAndInsurance: Licensed in Oregon (CCB #000000) and insured.\n  reviews:\n    - date: 2026-10-12\n      text: The team was on time and careful with our floors.\n    - name: Sam K.\n      text: Friendly, quick and thorough.\n      stars: 5\n`,
     );
     expect(build.failed).toBe(true);
     expect(build.output).toContain("reviews.0.name: must be the reviewer's name as they agreed to show it, such as Maria L.; found nothing");
     expect(build.output).toContain('reviews.1.date: must be the day the review was written, as YYYY-MM-DD, such as 2026-10-12; found nothing');
+    expect(build.output).toContain('reviews.1: has no part named "stars": the parts are name, date, town and text');
     expect(build.output).toContain(
       'licenseAndInsurance: must end with a full stop; if it stops short, a "#" in it started a comment: put the whole text in double quotes',
     );
