@@ -22,6 +22,17 @@ export const rule =
   (issue: { input?: unknown }): string =>
     `must be ${expected}; found ${found(issue.input)}`;
 
+/**
+ * The error of a group of fields: a part it does not know is named, with the parts it has
+ * (`rating: 5` in a review); anything else is not the group `expected` describes.
+ */
+export const group =
+  (expected: string, known: string) =>
+  (issue: { code?: string; keys?: string[]; input?: unknown }): string =>
+    issue.code === 'unrecognized_keys'
+      ? `has no part named ${(issue.keys ?? []).map((k) => `"${k}"`).join(', ')}: the parts are ${known}`
+      : rule(expected)(issue);
+
 /** Text of `min` to `max` characters, named `what` ("a description"). */
 export function text(what: string, min: number, max: number) {
   const error = rule(`${what} of ${min} to ${max} characters`);

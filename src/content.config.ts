@@ -1,6 +1,7 @@
 /**
  * What editors change: MDX pages under the top-level `content/`, the words of the two web forms
- * (`content/forms/`) and the company's facts (`content/company.yaml`). Each is checked here, so a
+ * (`content/forms/`), the company's facts (`content/company.yaml`) and what a customer can check
+ * before trusting it (`content/trust.yaml`). Each is checked here, so a
  * mistake stops the build (and `npm run dev`) with a message naming the file, the field, the rule
  * and what was found, in words (`src/content-rules.ts`).
  */
@@ -8,7 +9,7 @@ import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { toE164UsPhone } from './leads/phone.ts';
-import { date, list, rule, text } from './content-rules.ts';
+import { date, group, list, rule, text } from './content-rules.ts';
 import { readDays, readHours } from './site/opening-hours.ts';
 
 /** A 5-digit ZIP code, written as a number (97201) or as text ("02134"). */
@@ -140,4 +141,62 @@ const company = defineCollection({
   }),
 });
 
-export const collections = { pages, quoteForm, contactForm, company };
+/** A customer's review, as they wrote it: shown only with the name they agreed to show and the day. */
+const Review = z.strictObject(
+  {
+    name: z
+      .string({ error: rule("the reviewer's name as they agreed to show it, such as Maria L.") })
+      .trim()
+      .min(2, { error: rule("the reviewer's name as they agreed to show it, such as Maria L.") })
+      .max(60, { error: rule("the reviewer's name of 2 to 60 characters") }),
+    date: z
+      .date({ error: rule('the day the review was written, as YYYY-MM-DD, such as 2026-10-12') })
+      .refine((d) => d.getTime() <= Date.now(), 'must be the day the review was written, not a day to come'),
+    /** Where the reviewer lives, if they agreed to show it. */
+    town: text('a town', 2, 60).optional(),
+    text: text('a review', 10, 600),
+  },
+  { error: group('a review: { name: …, date: …, text: … }', 'name, date, town and text') },
+);
+
+/**
+ * One or two whole sentences. One cut short is refused: in YAML a "#" after a space starts a
+ * comment, which ends the text there ("CCB #000000" would leave "CCB").
+ */
+const sentences = (what: string) =>
+  text(what, 20, 300).refine(
+    (s) => /[.!?)]$/.test(s),
+    'must end with a full stop; if it stops short, a "#" in it started a comment: put the whole text in double quotes',
+  );
+
+/**
+ * What a customer can check before trusting the company, each part optional and shown only once
+ * filled in: nothing here may be invented. The towns served are `serviceArea` in `company.yaml`.
+ */
+const trust = defineCollection({
+  loader: file('content/trust.yaml'),
+  schema: z.preprocess(
+    // Every part left out (or commented out) is an empty `trust:`, which YAML reads as nothing.
+    (data) => data ?? {},
+    z.strictObject(
+      {
+        /** The street address customers can find the office at. */
+        address: text('a street address', 10, 160).optional(),
+        /** The company's own sentence on its license and insurance. */
+        licenseAndInsurance: sentences('a sentence on the license and insurance').optional(),
+        /** The company's own sentence on its guarantee. */
+        guarantee: sentences('a sentence on the guarantee').optional(),
+        /** Reviews customers wrote, each with their name and the day. */
+        reviews: list('reviews', Review, 0, 20).optional(),
+      },
+      {
+        error: group(
+          'the parts under "trust:", each on a line of its own indented by two spaces, such as "  guarantee: …"',
+          'address, licenseAndInsurance, guarantee and reviews',
+        ),
+      },
+    ),
+  ),
+});
+
+export const collections = { pages, quoteForm, contactForm, company, trust };

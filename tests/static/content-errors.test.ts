@@ -2,35 +2,25 @@
  * An editor's mistake in `content/` stops the build with one legible sentence: the file, the field,
  * the rule and what was found, not zod's internals.
  */
-import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify, stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childEnv, ROOT } from '../support/server.ts';
+import { copyProject, type ProjectCopy } from '../support/project-copy.ts';
 
-const project = mkdtempSync(join(tmpdir(), 'content-errors-'));
+let project: ProjectCopy;
 beforeAll(() => {
-  for (const entry of ['src', 'content', 'public', 'spec', 'astro.config.mjs', 'package.json', 'tsconfig.json', 'redocly.yaml'])
-    cpSync(join(ROOT, entry), join(project, entry), { recursive: true });
-  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
+  project = copyProject('content-errors-');
 });
-afterAll(() => rmSync(project, { recursive: true, force: true }));
+afterAll(() => project?.dispose());
 
 /** Builds the copy with `file` changed by `edit`, puts the file back, and returns what the build said. */
 async function buildWith(file: string, edit: (text: string) => string): Promise<{ failed: boolean; output: string }> {
-  const path = join(project, file);
-  const original = readFileSync(path, 'utf8');
-  writeFileSync(path, edit(original));
+  const original = readFileSync(join(project.dir, file), 'utf8');
+  project.write(file, edit(original));
   try {
-    return await promisify(execFile)('npm', ['run', '--silent', 'build'], { cwd: project, env: { ...childEnv(), ASTRO_TELEMETRY_DISABLED: '1' } }).then(
-      () => ({ failed: false, output: '' }),
-      // Colours are stripped: a terminal (or CI's FORCE_COLOR) puts escape codes inside the sentence.
-      (err: { stdout: string; stderr: string }) => ({ failed: true, output: stripVTControlCharacters(`${err.stdout}${err.stderr}`) }),
-    );
+    return await project.build();
   } finally {
-    writeFileSync(path, original);
+    project.write(file, original);
   }
 }
 
@@ -61,5 +51,21 @@ describe("an editor's mistake stops the build, named in words", () => {
     const build = await buildWith('content/company.yaml', (s) => s.replace('phone: (503) 555-0100', 'phone: 555-0100 ext 2'));
     expect(build.failed).toBe(true);
     expect(build.output).toContain('phone: must be a 10-digit U.S. phone number, such as (503) 555-0100');
+  }, 120_000);
+
+  it('a review without a name or a date, a part misspelt and a sentence a "#" cut short are refused in words', async () => {
+    const build = await buildWith(
+      'content/trust.yaml',
+      (s) =>
+        `${s}  licenseAndInsurance: Licensed in Oregon (CCB #000000) and insured.\n  reviews:\n    - date: 2026-10-12\n      text: The team was on time and careful with our floors.\n    - name: Sam K.\n      text: Friendly, quick and thorough.\n      stars: 5\n`,
+    );
+    expect(build.failed).toBe(true);
+    expect(build.output).toContain("reviews.0.name: must be the reviewer's name as they agreed to show it, such as Maria L.; found nothing");
+    expect(build.output).toContain('reviews.1.date: must be the day the review was written, as YYYY-MM-DD, such as 2026-10-12; found nothing');
+    expect(build.output).toContain('reviews.1: has no part named "stars": the parts are name, date, town and text');
+    expect(build.output).toContain(
+      'licenseAndInsurance: must end with a full stop; if it stops short, a "#" in it started a comment: put the whole text in double quotes',
+    );
+    expect(build.output).toMatch(/content\/trust\.yaml/);
   }, 120_000);
 });

@@ -43,6 +43,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Reuse a store directory (for restart tests). */
   dir?: string;
+  /** The project to run, built: a copy of this one with other content (this one by default). */
+  project?: string;
 }
 
 /** How the server's start-up line for a person begins (`src/server/start.ts`). */
@@ -109,7 +111,7 @@ async function run(args: string[], options: StartOptions, ready: (line: string) 
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'lead-intake-'));
   const databaseUrl = options.env?.DATABASE_URL ?? `file:${join(dir, 'leads.sqlite')}`;
   const child = spawn('npm', args, {
-    cwd: ROOT,
+    cwd: options.project ?? ROOT,
     detached: true,
     env: {
       ...childEnv(),
