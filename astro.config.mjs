@@ -7,6 +7,7 @@ import { MAX_FORM_BODY_BYTES } from './src/service-facts.ts';
 import { inlineCodeGuard } from './src/integrations/inline-code-guard.ts';
 import { precompressIntegration } from './src/integrations/precompress.ts';
 import { devOrigin } from './src/integrations/dev-origin.ts';
+import { devDirectoryIndexes } from './src/integrations/dev-directory-indexes.ts';
 import { serverBundle } from './src/integrations/server-bundle.ts';
 
 const config = getConfig();
@@ -22,6 +23,7 @@ export default defineConfig({
   // inlineCodeGuard: no page but /api-docs may carry inline scripts or styles (CSP).
   // precompressIntegration: Brotli and gzip of the built files, made once (dist/precompressed/).
   // devOrigin: under `npm run dev`, the port dev really took, which the forms follow when SITE_URL is unset.
+  // devDirectoryIndexes: under `npm run dev`, /api-docs answers as the built server answers it.
   integrations: [
     mdx(),
     serverBundle({
@@ -31,6 +33,7 @@ export default defineConfig({
     inlineCodeGuard(),
     precompressIntegration(),
     devOrigin(),
+    devDirectoryIndexes(),
   ],
   trailingSlash: 'ignore',
   // Astro's image endpoint (/_image) is served on every on-demand site: this one has no image to

@@ -6,6 +6,7 @@
  * Called by the Astro middleware under `import.meta.env.DEV` alone: never in a build.
  */
 import type { Config } from '../config/config.ts';
+import { CONTENT_TYPES, fileHeaders } from './file-types.ts';
 import { devCsp, pageCsp, securityHeaders } from './security-headers.ts';
 
 const CSP = 'Content-Security-Policy';
@@ -13,10 +14,13 @@ const CSP = 'Content-Security-Policy';
 /** A prerendered page or document as dev renders it, with the headers the built server would send its file, and the dev additions. */
 export async function devPrerendered(response: Response, path: string, config: Pick<Config, 'siteUrl'>): Promise<Response> {
   const security = securityHeaders(config);
-  if (!/^text\/html\b/.test(response.headers.get('content-type') ?? '')) return withHeaders(response, security.file);
+  // A document (OpenAPI, llms.txt, the catalog, /api-docs' script): the media type and headers of its built file.
+  // A page is what Astro renders as HTML, or an endpoint that writes an .html file (/api-docs).
+  if (!/^text\/html\b/.test(response.headers.get('content-type') ?? '') && !path.endsWith('.html'))
+    return withHeaders(response, { ...fileHeaders(path, path, config.siteUrl, 'public, max-age=0, must-revalidate'), ...security.file });
   const html = await response.text();
   const copy = new Response(html, response);
-  return withHeaders(copy, { ...security.html, [CSP]: devCsp(pageCsp(html, path)) });
+  return withHeaders(copy, { 'Content-Type': CONTENT_TYPES['.html']!, ...security.html, [CSP]: devCsp(pageCsp(html, path)) });
 }
 
 /** An on-demand answer of the front door, its policy (when it has one) with the dev additions. */

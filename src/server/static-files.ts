@@ -14,7 +14,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import { API_CATALOG_MEDIA_TYPE } from '../service-facts.ts';
+import { fileHeaders } from '../http/file-types.ts';
 import { pageCsp, type SecurityHeaders } from '../http/security-headers.ts';
 import {
   CODINGS,
@@ -44,37 +44,8 @@ export interface StaticFile extends Representation {
   codings?: Partial<Record<Coding, Representation>>;
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.webmanifest': 'application/manifest+json',
-  '.woff2': 'font/woff2',
-  '.xml': 'application/xml',
-};
-
 /** Files whose text may name the site's origin, and is rewritten for the running one. */
 const TEXT_TYPE = /^(text\/|application\/(json|xml|manifest\+json|linkset\+json))|^image\/svg/;
-
-/** Headers of the public discovery documents: exact media types, open to every origin, cacheable. */
-export function discoveryDocumentHeaders(siteUrl: string): Record<string, Record<string, string>> {
-  const shared = { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300' };
-  return {
-    '/.well-known/api-catalog': {
-      ...shared,
-      'Content-Type': API_CATALOG_MEDIA_TYPE,
-      Link: `<${siteUrl}/.well-known/api-catalog>; rel="api-catalog"`,
-    },
-    '/openapi.json': { ...shared, 'Content-Type': 'application/json' },
-    '/llms.txt': { ...shared, 'Content-Type': 'text/plain; charset=utf-8' },
-    '/robots.txt': { ...shared, 'Content-Type': 'text/plain; charset=utf-8' },
-  };
-}
 
 function* walk(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -142,7 +113,6 @@ function representation(headers: Record<string, string>, body: Buffer, etag: str
 
 /** Loads every file under `clientDir` into a map from URL path to file. */
 export function loadStaticFiles(clientDir: string, siteUrl: string, { render, security, precompressedDir }: LoadOptions): Map<string, StaticFile> {
-  const documents = discoveryDocumentHeaders(siteUrl);
   const manifest = readManifest(precompressedDir);
   const files = new Map<string, StaticFile>();
   for (const full of walk(clientDir)) {
@@ -152,7 +122,7 @@ export function loadStaticFiles(clientDir: string, siteUrl: string, { render, se
     let codings: Partial<Record<Coding, Buffer>> | undefined;
     for (const path of urlPaths(rel)) {
       const cache = path.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate';
-      const headers = documents[path] ?? { 'Content-Type': CONTENT_TYPES[ext] ?? 'application/octet-stream', 'Cache-Control': cache };
+      const headers = fileHeaders(path, rel, siteUrl, cache);
       let body = readFileSync(full);
       if (TEXT_TYPE.test(headers['Content-Type']!)) {
         const text = body.toString('utf8');

@@ -55,6 +55,22 @@ describe("npm run dev (Astro's own dev server, what editors run)", () => {
     expect(wrong.headers.get('allow')).toBe('POST, OPTIONS');
     expect(wrong.headers.get('deprecation')).toMatch(/^@\d+$/);
   }, 60_000);
+
+  it('serves every document at the address and with the media type and headers the built server gives it', async () => {
+    const built = await startServer();
+    try {
+      for (const path of ['/api-docs', '/api-docs/', '/api-docs/redoc.js', '/openapi.json', '/llms.txt', '/.well-known/api-catalog', '/robots.txt']) {
+        const [inDev, inBuild] = await Promise.all([call(`${dev.url}${path}`), call(`${built.url}${path}`)]);
+        const seen = (reply: typeof inDev) =>
+          Object.fromEntries(['content-type', 'access-control-allow-origin', 'x-content-type-options'].map((name) => [name, reply.headers.get(name)]));
+        expect(inDev.status, path).toBe(200);
+        expect(inBuild.status, path).toBe(200);
+        expect(seen(inDev), path).toEqual(seen(inBuild));
+      }
+    } finally {
+      await built.dispose();
+    }
+  }, 60_000);
 });
 
 describe('the route table', () => {
