@@ -107,6 +107,8 @@ async function processGone(pid: number): Promise<void> {
   throw new Error(`server process ${pid} still running 20 s after npm exited`);
 }
 
+const ANSI_COLOUR = /\x1b\[[0-9;]*m/g;
+
 async function run(args: string[], options: StartOptions, ready: (line: string) => { port: number; pid: number } | undefined): Promise<RunningServer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'lead-intake-'));
   const databaseUrl = options.env?.DATABASE_URL ?? `file:${join(dir, 'leads.sqlite')}`;
@@ -138,7 +140,8 @@ async function run(args: string[], options: StartOptions, ready: (line: string) 
         buffered += chunk;
         const lines = buffered.split('\n');
         buffered = lines.pop()!;
-        for (const line of lines) {
+        // Colours stripped: with CI set, Astro and Vite colour their lines even into a pipe.
+        for (const line of lines.map((l) => l.replace(ANSI_COLOUR, ''))) {
           if (line.startsWith(HUMAN_LINE)) said.push(line);
           else logs.push(line);
           const started = ready(line);
