@@ -122,8 +122,8 @@ describe('SQLite: a person deleted on request', () => {
       const started = performance.now();
       const removed = await deletePerson(store, personOf('email', ZELDA.email)!, { dryRun: false });
       expect(removed.leads).toBe(1);
-      // It tried again for a moment before answering (20, 50 and 100 ms), then left it to the background.
-      expect(performance.now() - started).toBeGreaterThanOrEqual(150);
+      // It tried again for a moment before answering (20, 50, 100, 250 and 500 ms), then left it to the background.
+      expect(performance.now() - started).toBeGreaterThanOrEqual(900);
       expect(tracesIn(`${path}-wal`), 'the reader keeps the deleted lead in the log').not.toEqual([]);
       // A warning in the service's log, in its format, with what the operator can do; nothing bypasses it.
       expect(lines()).toEqual([
@@ -138,6 +138,27 @@ describe('SQLite: a person deleted on request', () => {
       expect(TRACES.filter((t) => logged.includes(t))).toEqual([]);
     } finally {
       stderr.restore();
+      reader.close();
+      await store.close();
+    }
+  });
+
+  it('says nothing when a reader ends within the moment the deletion waits: the log is emptied before it answers', async () => {
+    const path = join(dir, 'leads.sqlite');
+    let logged = '';
+    const sink = new Writable({ write: (chunk, _encoding, done) => ((logged += String(chunk)), done()) });
+    const store = openSqliteStore(path, { groupCommit: true, log: createLogger('info', sink) });
+    await submitZelda(store);
+    // The running service reading a page of an export, on a busy machine: a read of a tenth of a second.
+    const reader = new DatabaseSync(path);
+    try {
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) AS n FROM leads').get();
+      setTimeout(() => reader.exec('COMMIT'), 100);
+      await deletePerson(store, personOf('email', ZELDA.email)!, { dryRun: false });
+      expect(tracesIn(path, `${path}-wal`)).toEqual([]);
+      expect(logged).toBe('');
+    } finally {
       reader.close();
       await store.close();
     }

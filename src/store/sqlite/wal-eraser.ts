@@ -5,9 +5,11 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 // Emptying the log after a deletion: a reader in the middle of its transaction (another process,
-// such as the office's command or a backup) holds it off. Most readers end within milliseconds: the
-// deletion tries again after each of these pauses, without blocking the event loop, before it answers.
-const WAL_BRIEF_RETRIES_MS = [20, 50, 100];
+// such as the running service reading a page of an export, or a backup) holds it off. Most readers
+// end within milliseconds, later on a busy machine: the deletion tries again after each of these
+// pauses (under a second in all), without blocking the event loop, before it answers, and warns
+// only when they have all been held off.
+const WAL_BRIEF_RETRIES_MS = [20, 50, 100, 250, 500];
 // Then the store keeps trying in the background, each pause twice the last, up to this, until the log
 // is emptied or the store closes: the deleted rows' bytes stay in the `-wal` file until then.
 const WAL_RETRY_FIRST_MS = 500;
@@ -72,7 +74,8 @@ export function walEraser(db: DatabaseSync, path: string, log: StoreLog, busyTim
   let pause = WAL_RETRY_FIRST_MS;
   let heldOff = false;
 
-  const attempt = (): boolean => {
+  /** One attempt; a failed one is said (once, until the log is emptied) unless more brief tries follow. */
+  const attempt = (moreToCome = false): boolean => {
     if (!db.isOpen) return false;
     const result = checkpoint(db, busyTimeoutMs);
     if (result.emptied) {
@@ -80,6 +83,7 @@ export function walEraser(db: DatabaseSync, path: string, log: StoreLog, busyTim
       heldOff = false;
       return true;
     }
+    if (moreToCome) return false;
     if (!heldOff) heldOffBy(result.why, false);
     heldOff = true;
     return false;
@@ -107,9 +111,9 @@ export function walEraser(db: DatabaseSync, path: string, log: StoreLog, busyTim
       if (path === ':memory:') return 'emptied';
       // Already waiting in the background for a reader: one attempt now, and the timer goes on.
       const pauses = timer === undefined ? [0, ...WAL_BRIEF_RETRIES_MS] : [0];
-      for (const ms of pauses) {
+      for (const [i, ms] of pauses.entries()) {
         if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
-        if (attempt()) {
+        if (attempt(i < pauses.length - 1)) {
           cancel();
           return 'emptied';
         }
