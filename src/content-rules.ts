@@ -4,6 +4,7 @@
  * so that Astro's report, which names the file and the field, reads as one plain sentence.
  */
 import { z } from 'astro/zod';
+import { HOME_SIZES, type HomeSize } from './prices.ts';
 
 /** What a value is, in words: "12 characters", "nothing", "a list", "the number 3". */
 function found(input: unknown): string {
@@ -50,3 +51,32 @@ export function list<T extends z.ZodType>(what: string, item: T, min: number, ma
  * refused with that rule, not coerced.
  */
 export const date = z.date({ error: rule('a date written YYYY-MM-DD, such as 2026-11-22') });
+
+/** A range of prices as editors write it: "90 to 120", "$90 to $120" (whole dollars, the first not above the second). */
+const PRICE_RANGE = /^\$?\s*([0-9][0-9,]*)\s*to\s*\$?\s*([0-9][0-9,]*)$/i;
+const priceRange = z.union([z.string(), z.number()]).transform((input, ctx) => {
+  const [from, to] = (PRICE_RANGE.exec(String(input).trim()) ?? []).slice(1).map((n) => Number(n.replaceAll(',', '')));
+  if (from !== undefined && to !== undefined && from >= 1 && from <= to && to <= 100_000) return { from, to };
+  ctx.addIssue({ code: 'custom', input, message: rule('a range of whole dollars, the smaller first, such as 130 to 180')({ input }) });
+  return z.NEVER;
+});
+
+/** A cleaning's prices by the size of the home: `studio`, `1` to `4` and `5+` (5 bedrooms or more), each optional. */
+export const sizePrices = z
+  .strictObject(Object.fromEntries(HOME_SIZES.map((size) => [size, priceRange.optional()])) as Record<HomeSize, z.ZodOptional<typeof priceRange>>, {
+    error: group('the prices of a cleaning by the size of the home, such as { studio: 90 to 120, 1: 110 to 150 }', 'studio, 1, 2, 3, 4 and 5+'),
+  })
+  .refine((sizes) => Object.values(sizes).some(Boolean), 'must give the prices of one size of home at least, such as { studio: 90 to 120 }');
+
+/** Each cleaning's starting prices, under its name on the form's list; left out (or empty), no prices are shown. */
+export const prices = z.preprocess((v) => v ?? undefined, z.record(z.string(), sizePrices).optional());
+
+/** A name under `prices` that the list of `services` does not have: the issue to report, in words. */
+export function unlistedServices(services: readonly string[], prices: Record<string, unknown> | undefined) {
+  return Object.keys(prices ?? {})
+    .filter((name) => !services.includes(name))
+    .map((name) => ({
+      path: ['prices', name],
+      message: `must be a cleaning of the list under services, written as it is there (${services.join('; ')}); found "${name}"`,
+    }));
+}

@@ -9,7 +9,7 @@ import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { toE164UsPhone } from './leads/phone.ts';
-import { date, group, list, rule, text } from './content-rules.ts';
+import { date, group, list, prices, rule, text, unlistedServices } from './content-rules.ts';
 import { readDays, readHours } from './site/opening-hours.ts';
 
 /** A 5-digit ZIP code, written as a number (97201) or as text ("02134"). */
@@ -64,20 +64,26 @@ const formCollection = <S extends z.ZodType>(entry: string, schema: S) =>
 
 const quoteForm = formCollection(
   'quote',
-  z.strictObject({
-    ...formWords,
-    fields: fields(['name', 'phone', 'email', 'postalCode', 'bedrooms', 'bathrooms', 'service', 'preferredDates', 'frequency', 'preferredContact', 'notes']),
-    /** The cleanings offered; the quote form's list, also published to agents. */
-    services: list('cleanings', Choice, 1, 30),
-    /**
-     * The consent disclosure beside the checkbox. It must name the company (`{company}`) and say
-     * that it may call, text and e-mail; the form adds the link to /privacy after it.
-     */
-    consent: text('a consent text', 40, 800)
-      .refine((s) => s.includes('{company}'), 'must name the company: write {company} where its name goes')
-      .refine((s) => /\bcall/i.test(s) && /\btext/i.test(s) && /e-?mail/i.test(s), 'must say that the company may call, text and e-mail')
-      .refine((s) => /not a condition/i.test(s), 'must say that it is not a condition of buying anything'),
-  }),
+  z
+    .strictObject({
+      ...formWords,
+      fields: fields(['name', 'phone', 'email', 'postalCode', 'bedrooms', 'bathrooms', 'service', 'preferredDates', 'frequency', 'preferredContact', 'notes']),
+      /** The cleanings offered; the quote form's list, also published to agents. */
+      services: list('cleanings', Choice, 1, 30),
+      /**
+       * The consent disclosure beside the checkbox. It must name the company (`{company}`) and say
+       * that it may call, text and e-mail; the form adds the link to /privacy after it.
+       */
+      consent: text('a consent text', 40, 800)
+        .refine((s) => s.includes('{company}'), 'must name the company: write {company} where its name goes')
+        .refine((s) => /\bcall/i.test(s) && /\btext/i.test(s) && /e-?mail/i.test(s), 'must say that the company may call, text and e-mail')
+        .refine((s) => /not a condition/i.test(s), 'must say that it is not a condition of buying anything'),
+      /** Starting prices by cleaning (named as in `services`) and size of home: the quote page's guide, also published to agents. */
+      prices,
+    })
+    .superRefine((form, ctx) => {
+      for (const issue of unlistedServices(form.services, form.prices)) ctx.addIssue({ code: 'custom', input: form.prices, ...issue });
+    }),
 );
 
 const contactForm = formCollection(

@@ -8,6 +8,7 @@ import { DELETION_RECORD_TEXT, SPAM_KEEP_DAYS } from './leads/retention.ts';
 import { REPLAY_WINDOW_HOURS } from './leads/store.ts';
 import { REFERENCE_PATTERN } from './leads/reference.ts';
 import { RULE_FACTS } from './service-rules.ts';
+import { AGENT_PRICE_NOTE } from './prices.ts';
 
 export { AGENT_GUIDANCE, agentGuidance, ENVIRONMENT_RULE, RULES, type Offer } from './service-rules.ts';
 
@@ -69,6 +70,7 @@ export const FACTS = {
   leadsPath: API_PATHS.leads,
   deprecatedLeadsPath: API_PATHS.deprecatedLeads,
   referencePattern: REFERENCE_PATTERN.source,
+  priceNote: AGENT_PRICE_NOTE,
   ...RULE_FACTS,
 } as const satisfies Record<string, string>;
 export type FactName = keyof typeof FACTS;

@@ -6,6 +6,7 @@
  */
 import { REPLAY_WINDOW_HOURS } from './leads/store.ts';
 import { NOT_SURE, PREFERRED_DATES_DAYS_AHEAD } from './leads/fields.ts';
+import type { PriceGuide } from './prices.ts';
 
 export const RULES = {
   retry:
@@ -59,6 +60,8 @@ export interface Offer {
   contactTopics: readonly string[];
   /** The quote form's consent disclosure, with the company's name in it. */
   consentText: string;
+  /** The starting prices of the cleanings, by size of home, when the company publishes them. */
+  prices?: PriceGuide;
 }
 
 /**

@@ -7,6 +7,7 @@ import { FIELDS, type FieldName } from '../leads/fields.ts';
 import { agentGuidance, FACTS, NOT_OFFERED, RATE_LIMIT_POLICY, RULES, SERVICE_NAME, USAGE_RULES, serviceLinks, type Offer } from '../service-facts.ts';
 import { configuredMarker } from '../site/configured-values.ts';
 import { curlExample } from './examples.ts';
+import { AGENT_PRICE_NOTE, rangeWords, sizeWords, type PriceGuide } from '../prices.ts';
 
 type Json = Record<string, any>;
 
@@ -32,6 +33,17 @@ function fieldLines(doc: Json, form: 'QuoteRequest' | 'ContactMessage'): string[
     })
     .sort((a, b) => Number(b.required) - Number(a.required))
     .map((f) => f.line);
+}
+
+/** The starting prices of each service priced, when the company publishes them (nothing otherwise). */
+function priceLines(guide: PriceGuide | undefined, statusPath: string): string[] {
+  if (!guide) return [];
+  return [
+    `- Prices: ${AGENT_PRICE_NOTE} Each size's range is in \`GET ${statusPath}\` (\`priceGuide\`).`,
+    ...guide.map(
+      (p) => `  - "${p.service}": ${rangeWords(p)}, by the size of the home (${p.bySize.map((s) => `${sizeWords(s.bedrooms)} ${rangeWords(s)}`).join('; ')}).`,
+    ),
+  ];
 }
 
 /**
@@ -98,6 +110,7 @@ export function llmsTxt(doc: Json, offer: Offer): string {
     `- \`bathrooms\`: ${guidance.bathrooms}`,
     `- \`pageUrl\`: ${guidance.pageUrl}`,
     `- \`service\`: ${guidance.service} The services offered: ${quoted(offer.services)}.`,
+    ...priceLines(offer.prices, l.status),
     `- \`notes\`: ${guidance.notes}`,
     `- \`postalCode\`: ${guidance.postalCode} The ZIP codes served are listed in \`GET ${l.status}\` (\`serviceArea\`).`,
     `- \`preferredDates\`, \`frequency\`, \`preferredContact\`: ${guidance.preferredDates}`,

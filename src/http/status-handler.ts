@@ -15,6 +15,7 @@ import {
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
 import { servedPostalCodes, type ServiceArea } from '../leads/service-area.ts';
 import { RULES } from '../service-rules.ts';
+import { publishedPrices } from '../prices.ts';
 import type { LeadIntake } from '../leads/store.ts';
 import type { ApiContext } from './context.ts';
 import { discoveryLinkHeader, jsonTextResponse, setAll } from './headers.ts';
@@ -54,6 +55,7 @@ export function statusDocument(
     },
     usageRules: USAGE_RULES,
     services: offer.services,
+    ...(offer.prices && { priceGuide: publishedPrices(offer.prices) }),
     contactTopics: offer.contactTopics,
     serviceArea: { towns: area.towns.map((t) => t.town), postalCodes: servedPostalCodes(area), outside: RULES.serviceArea },
     guidance: agentGuidance(offer),

@@ -6,6 +6,7 @@
 import { getEntry, type CollectionEntry } from 'astro:content';
 import { disclosureOf, type Disclosure } from '../leads/lead.ts';
 import type { Offer } from '../service-facts.ts';
+import { priceGuide, type PriceGuide } from '../prices.ts';
 import { company as companyFacts, type Company } from './company.ts';
 
 import { WEB_FORMS, type WebForm } from './forms.ts';
@@ -30,6 +31,8 @@ export interface FormWords {
   facts: Company;
   /** The quote form's consent text beside the checkbox, with the company's name in it. */
   consentText?: string;
+  /** The quote form's starting prices, by cleaning and size of home; undefined when the editors give none. */
+  prices?: PriceGuide;
   /** What the person sees beside the checkbox (the consent text, then the privacy link), and its version. */
   disclosure?: Disclosure;
 }
@@ -51,6 +54,7 @@ export async function formWords(form: WebForm): Promise<FormWords> {
     received: data.received,
     fields: data.fields,
     choices: 'services' in data ? data.services : data.topics,
+    prices: 'services' in data ? priceGuide(data.services, data.prices) : undefined,
     company,
     facts,
     ...(consent !== undefined && { consentText: consent, disclosure: disclosureOf(`${consent} ${PRIVACY_LINK.text}: ${PRIVACY_LINK.href}`) }),
@@ -60,5 +64,5 @@ export async function formWords(form: WebForm): Promise<FormWords> {
 /** What the forms offer, for the documents agents read (`Offer` in `src/service-facts.ts`). */
 export async function publishedOffer(): Promise<Offer> {
   const [quote, contact] = await Promise.all([formWords('quote'), formWords('support')]);
-  return { services: quote.choices, contactTopics: contact.choices, consentText: quote.consentText! };
+  return { services: quote.choices, contactTopics: contact.choices, consentText: quote.consentText!, ...(quote.prices && { prices: quote.prices }) };
 }

@@ -12,6 +12,7 @@ import type { FormResult } from './submit.ts';
 import { shownValue } from './choices.ts';
 import { summaryLine } from './summary.ts';
 import { typedValue } from './answers.ts';
+import './price-guide.ts';
 
 type ActionName = 'submitQuote' | 'submitContact';
 

@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ENVIRONMENT_RULE, RULES } from '../../src/service-rules.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 import { call } from '../support/in-process.ts';
+import { offer } from '../support/fixtures.ts';
+import { AGENT_PRICE_NOTE, priceGuide } from '../../src/prices.ts';
 
 let app: TestApp | undefined;
 afterEach(async () => {
@@ -38,5 +40,28 @@ describe('GET /api/v1 says what this deployment is for', () => {
     expect(serviceArea.towns).toEqual(['Portland, Oregon', 'Vancouver, Washington']);
     expect(serviceArea.postalCodes).toEqual(expect.arrayContaining(['97201', '98660']));
     expect(serviceArea.outside).toBe(RULES.serviceArea);
+  });
+
+  it('publishes the starting prices with the services when the company has them (priceGuide), and nothing of them otherwise', async () => {
+    expect(await status()).not.toHaveProperty('priceGuide');
+    await app!.dispose();
+    const prices = priceGuide(offer().services, { 'Deep clean': { studio: { from: 160, to: 220 }, '5+': { from: 400, to: 560 } } });
+    app = await testApp({ overrides: { offer: { ...offer(), prices } } });
+    const reply = await call(app, '/api/v1');
+    expect(reply.json.priceGuide).toEqual({
+      currency: 'USD',
+      note: AGENT_PRICE_NOTE,
+      services: [
+        {
+          service: 'Deep clean',
+          from: 160,
+          to: 560,
+          bySize: [
+            { bedrooms: 'studio', from: 160, to: 220 },
+            { bedrooms: '5+', from: 400, to: 560 },
+          ],
+        },
+      ],
+    });
   });
 });

@@ -68,4 +68,27 @@ describe("an editor's mistake stops the build, named in words", () => {
     );
     expect(build.output).toMatch(/content\/trust\.yaml/);
   }, 120_000);
+
+  it('a range of prices written backwards and a size misspelt are refused in words', async () => {
+    const build = await buildWith('content/forms/quote.mdx', (s) =>
+      s
+        .replace('  Deep clean: { studio: 160 to 220,', '  Deep clean: { studio: 220 to 160,')
+        .replace('  Standard clean: { studio:', '  Standard clean: { Studio:'),
+    );
+    expect(build.failed).toBe(true);
+    expect(build.output).toContain(
+      'prices.Deep clean.studio: must be a range of whole dollars, the smaller first, such as 130 to 180; found 10 characters ("220 to 160")',
+    );
+    expect(build.output).toContain('prices.Standard clean: has no part named "Studio": the parts are studio, 1, 2, 3, 4 and 5+');
+    expect(build.output).toMatch(/content\/forms\/quote\.mdx/);
+  }, 120_000);
+
+  it('a price for a cleaning the form does not offer names the cleanings it does', async () => {
+    const build = await buildWith('content/forms/quote.mdx', (s) => s.replace(/^prices:\n/m, 'prices:\n  Window clean: { 1: 60 to 90 }\n'));
+    expect(build.failed).toBe(true);
+    expect(build.output).toContain(
+      'prices.Window clean: must be a cleaning of the list under services, written as it is there (Standard clean; Deep clean; Move-in / move-out clean; ',
+    );
+    expect(build.output).toContain('found "Window clean"');
+  }, 120_000);
 });
