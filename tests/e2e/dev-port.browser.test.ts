@@ -45,8 +45,9 @@ describe.skipIf(!chromiumAvailable())('npm run dev on a taken port, in Chromium'
     await page.getByLabel('Your name', { exact: true }).fill('Maria Lopez');
     await page.getByLabel('Phone number', { exact: true }).fill('(503) 555-0142');
     await page.getByLabel('E-mail address', { exact: true }).fill(email);
-    await page.getByLabel('Bedrooms', { exact: true }).selectOption('3');
-    await page.getByLabel('Bathrooms', { exact: true }).selectOption('2');
+    // Bedrooms and bathrooms are a group of large choices each (issue 39).
+    await page.getByRole('group', { name: 'Bedrooms', exact: true }).getByRole('radio', { name: '3', exact: true }).check();
+    await page.getByRole('group', { name: 'Bathrooms', exact: true }).getByRole('radio', { name: '2', exact: true }).check();
     await page.getByLabel('Kind of cleaning', { exact: true }).selectOption('Deep clean');
     await page.getByLabel(/may call me, text me and e-mail me/).check();
     await page.waitForTimeout(MIN_FILL_MS + 200);
