@@ -9,7 +9,7 @@
  * written instead of stopping the dev server: no page is shown from it while the list is shown.
  */
 import { defineCollection } from 'astro:content';
-import { file, glob } from 'astro/loaders';
+import { file, glob, type Loader } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { SOURCES, type Source } from './content-check/sources.ts';
 
@@ -22,10 +22,41 @@ const checked = <S extends z.ZodType>(schema: S): S =>
       }) as unknown as S)
     : schema;
 
+/** What the loader is given to read a page's frontmatter (Astro's `entryTypes`, by extension: not in its public types). */
+type EntryTypes = Map<string, { getEntryInfo: (params: unknown) => unknown }>;
+
+/**
+ * `loader`, which under `npm run dev` reads a page whose frontmatter YAML cannot read as having
+ * none, instead of stopping the dev server as it starts; the list says where the file goes wrong.
+ */
+const tolerant = (loader: Loader): Loader =>
+  import.meta.env.DEV
+    ? {
+        ...loader,
+        load: (context) => {
+          const entryTypes = (context as unknown as { entryTypes: EntryTypes }).entryTypes;
+          const unread = { data: {}, body: '', rawData: '' };
+          const forgiving = new Map(
+            [...entryTypes].map(([ext, type]) => [
+              ext,
+              {
+                ...type,
+                getEntryInfo: (params: unknown) =>
+                  Promise.resolve(params)
+                    .then(type.getEntryInfo)
+                    .catch(() => unread),
+              },
+            ]),
+          );
+          return loader.load({ ...context, entryTypes: forgiving } as typeof context);
+        },
+      }
+    : loader;
+
 const collection = <S extends z.ZodType>({ frontmatter, yaml, schema }: Source<S>) =>
   defineCollection({
     loader: frontmatter
-      ? glob({ base: `./${frontmatter.base}`, pattern: frontmatter.exclude ? [frontmatter.pattern, `!${frontmatter.exclude}`] : frontmatter.pattern })
+      ? tolerant(glob({ base: `./${frontmatter.base}`, pattern: frontmatter.exclude ? [frontmatter.pattern, `!${frontmatter.exclude}`] : frontmatter.pattern }))
       : file(yaml!.file),
     schema: checked(schema),
   });

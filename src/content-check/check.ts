@@ -28,9 +28,20 @@ export interface Mistake {
 /** A page's frontmatter, as Astro finds it (`@astrojs/internal-helpers/frontmatter`). */
 const FRONTMATTER = /(?:^\uFEFF?|^\s*\n)---([\s\S]*?\n)---/;
 
-const SYNTAX =
-  'must be written as name: value, each on a line of its own, indented by two spaces under the group it belongs to; ' +
-  'a text with ": " or " #" in it goes in double quotes';
+/** A line YAML cannot read, and what it says. */
+const unreadable = (file: string, text: string, line: number): Mistake => {
+  const written = (text.split('\n')[line - 1] ?? '').trim();
+  return {
+    file,
+    line,
+    field: '',
+    allowed:
+      'must be written as name: value, each on a line of its own, indented by two spaces under the group it belongs to; ' +
+      'a text with ": " or " #" in it goes in double quotes',
+    example: 'title: "Terms: what you agree to"',
+    found: written.length > 60 ? `${written.slice(0, 60)}…` : written,
+  };
+};
 
 export function checkContent(root: string): Mistake[] {
   const mistakes: Mistake[] = [];
@@ -43,14 +54,17 @@ export function checkContent(root: string): Mistake[] {
         const text = readFileSync(join(root, file), 'utf8');
         const match = FRONTMATTER.exec(text);
         const firstLine = match ? text.slice(0, text.indexOf(match[1]!, match.index)).split('\n').length : 1;
-        mistakes.push(...entryMistakes(file, match ? readYaml(match[1]!, firstLine) : readYaml('{}'), [], source.schema));
+        const read = match ? readYaml(match[1]!, firstLine) : readYaml('{}');
+        if (read.syntaxLine !== undefined) mistakes.push(unreadable(file, text, read.syntaxLine));
+        else mistakes.push(...entryMistakes(file, read, [], source.schema));
       }
     } else if (source.yaml) {
       const { file, entry, optional } = source.yaml;
-      const read = readYaml(readFileSync(join(root, file), 'utf8'));
+      const text = readFileSync(join(root, file), 'utf8');
+      const read = readYaml(text);
       const top = read.data;
       if (read.syntaxLine !== undefined) {
-        mistakes.push({ file, line: read.syntaxLine, field: '', allowed: SYNTAX });
+        mistakes.push(unreadable(file, text, read.syntaxLine));
         continue;
       }
       const keys = top && typeof top === 'object' ? Object.keys(top) : [];
@@ -65,7 +79,6 @@ export function checkContent(root: string): Mistake[] {
 
 /** The mistakes of one entry (`data`, read at `prefix` in `read`) against `schema`. */
 function entryMistakes(file: string, read: ReadYaml, prefix: PropertyKey[], schema: z.ZodType, data = read.data): Mistake[] {
-  if (read.syntaxLine !== undefined) return [{ file, line: read.syntaxLine, field: '', allowed: SYNTAX }];
   const result = schema.safeParse(data ?? (prefix.length > 0 ? undefined : {}));
   if (result.success) return [];
   return result.error.issues.map((issue) => {

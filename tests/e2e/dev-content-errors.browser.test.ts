@@ -1,9 +1,10 @@
 /**
- * Errors where the editor looks: under `npm run dev`, a copy of the project whose content an editor
- * breaks in three files (a page's frontmatter, a fact in company.yaml, a form's words) shows every
- * mistake at once in the browser, each with its file, line, field, rule, example and what was
- * written, in words; the page open in the browser turns into that list by itself, and back into the
- * page once the files are fixed, with no restart. The list is `docs/images/editors-error.png`.
+ * Errors where the editor looks: `npm run dev` starts on a copy of the project with a page whose
+ * frontmatter YAML cannot read, and shows it in the browser; then the editor breaks three files (a
+ * page's frontmatter, a fact in company.yaml, a form's words) and the page open in the browser turns
+ * by itself into the list of every mistake, each with its file, line, field, rule, example and what
+ * was written, in words, and back into the page once the files are fixed, with no restart. The
+ * list is `docs/images/editors-error.png`.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,6 +53,8 @@ describe.skipIf(!chromiumAvailable())('npm run dev shows every content mistake i
   beforeAll(async () => {
     project = copyProject('dev-content-errors-');
     for (const { file } of MISTAKES) shipped.set(file, readFileSync(join(project.dir, file), 'utf8'));
+    // A title with ": " in it and no quotes: the YAML cannot be read. Astro alone would not start.
+    project.write('content/terms.mdx', shipped.get('content/terms.mdx')!.replace(/^title: .*$/m, 'title: Terms: what you agree to'));
     [dev, browser] = await Promise.all([startDevServer({ project: project.dir }), launchChromium()]);
   }, 180_000);
   afterAll(async () => {
@@ -63,7 +66,10 @@ describe.skipIf(!chromiumAvailable())('npm run dev shows every content mistake i
   it('turns the open page into the list of all three mistakes, then back into the page once they are fixed, without a restart', async () => {
     const { context, page } = await offlinePage(browser, dev.url, { viewport: { width: 800, height: 400 } });
     await page.goto(`${dev.url}/quote`);
-    expect(await heading(page)).toBe('Ask for a quote');
+    expect(await heading(page)).toBe('1 mistake in content/ to fix');
+    expect((await page.locator('main li').innerText()).replace(/\n+/g, '\n')).toMatch(
+      /^content\/terms\.mdx, line 2\nmust be written as name: value[^\n]*\nfor example\ntitle: "Terms: what you agree to"\nyou wrote\ntitle: Terms: what you agree to$/,
+    );
 
     for (const { file, from, to } of MISTAKES) project.write(file, shipped.get(file)!.replace(from, to));
     // No reload by the test: the dev server tells the page to reload when a file changes.
@@ -97,8 +103,12 @@ describe.skipIf(!chromiumAvailable())('npm run dev shows every content mistake i
     expect(await page.locator('body').innerText()).not.toMatch(/\*\*|group of fields|schema|zod|Expected|invalid_type|\.\d+\./);
     await saveGuidePicture(page, 'editors-error', { fullPage: true });
 
-    for (const { file } of MISTAKES) project.write(file, shipped.get(file)!);
-    await settlesOn(page, 'Ask for a quote');
+    // Fixed one file after another, as an editor does: the list shrinks, then the page is back.
+    for (const [i, { file }] of MISTAKES.entries()) {
+      project.write(file, shipped.get(file)!);
+      const left = MISTAKES.length - i - 1;
+      await settlesOn(page, left === 0 ? 'Ask for a quote' : `${left} ${left === 1 ? 'mistake' : 'mistakes'} in content/ to fix`);
+    }
     expect(await page.getByLabel('E-mail address', { exact: true }).isVisible()).toBe(true);
     expect(dev.child.exitCode, 'the dev server kept running').toBeNull();
     await context.close();
