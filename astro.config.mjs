@@ -8,6 +8,7 @@ import { inlineCodeGuard } from './src/integrations/inline-code-guard.ts';
 import { precompressIntegration } from './src/integrations/precompress.ts';
 import { devOrigin } from './src/integrations/dev-origin.ts';
 import { devDirectoryIndexes } from './src/integrations/dev-directory-indexes.ts';
+import { contentCheck } from './src/integrations/content-check.ts';
 import { serverBundle } from './src/integrations/server-bundle.ts';
 
 const config = getConfig();
@@ -22,9 +23,11 @@ export default defineConfig({
   // serverBundle: our node:http server joins the server build, on the routes' own module graph.
   // inlineCodeGuard: no page but /api-docs may carry inline scripts or styles (CSP).
   // precompressIntegration: Brotli and gzip of the built files, made once (dist/precompressed/).
+  // contentCheck: every mistake in content/ at once, stopping a build, and in the browser under `npm run dev`.
   // devOrigin: under `npm run dev`, the port dev really took, which the forms follow when SITE_URL is unset.
   // devDirectoryIndexes: under `npm run dev`, /api-docs answers as the built server answers it.
   integrations: [
+    contentCheck(),
     mdx(),
     serverBundle({
       'server.mjs': new URL('./src/server/start.ts', import.meta.url),

@@ -1,10 +1,13 @@
 /**
- * An editor's mistake in `content/` stops the build with one legible sentence: the file, the field,
- * the rule and what was found, not zod's internals.
+ * An editor's mistakes in `content/` stop the build, all of them at once, each with its file, line,
+ * field, rule, example and what was written, in words: the same list `npm run dev` shows in the
+ * browser (`tests/e2e/dev-content-errors.browser.test.ts`), and no zod internals.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkContent } from '../../src/content-check/check.ts';
+import { mistakesText } from '../../src/content-check/report.ts';
 import { copyProject, type ProjectCopy } from '../support/project-copy.ts';
 
 let project: ProjectCopy;
@@ -13,82 +16,84 @@ beforeAll(() => {
 });
 afterAll(() => project?.dispose());
 
-/** Builds the copy with `file` changed by `edit`, puts the file back, and returns what the build said. */
-async function buildWith(file: string, edit: (text: string) => string): Promise<{ failed: boolean; output: string }> {
-  const original = readFileSync(join(project.dir, file), 'utf8');
-  project.write(file, edit(original));
+/** Builds the copy with each file changed by its edit, puts the files back, and returns what the build said, and the list for the same files. */
+async function buildWith(edits: Record<string, (text: string) => string>) {
+  const originals = Object.keys(edits).map((file) => [file, readFileSync(join(project.dir, file), 'utf8')] as const);
+  for (const [file, text] of originals) project.write(file, edits[file]!(text));
   try {
-    return await project.build();
+    return { ...(await project.build()), list: mistakesText(checkContent(project.dir)) };
   } finally {
-    project.write(file, original);
+    for (const [file, text] of originals) project.write(file, text);
   }
 }
 
-describe("an editor's mistake stops the build, named in words", () => {
-  it('a missing label names the form, the field and the rule', async () => {
-    const build = await buildWith('content/forms/quote.mdx', (s) => s.replace('email: { label: E-mail address }', 'email: { hint: Where we write to you. }'));
-    expect(build.failed).toBe(true);
-    expect(build.output).toContain('fields.email.label: must be a label of 2 to 60 characters; found nothing');
-    expect(build.output).toMatch(/content\/forms\/quote\.mdx/);
-  }, 120_000);
-
-  it('a description too short names the page, the rule and what was found', async () => {
-    const build = await buildWith('content/terms.mdx', (s) => s.replace(/^description: .*$/m, 'description: Too short.'));
-    expect(build.failed).toBe(true);
-    expect(build.output).toContain('description: must be a description of 20 to 200 characters; found 10 characters ("Too short.")');
-    expect(build.output).toMatch(/content\/terms\.mdx/);
-    expect(build.output).not.toMatch(/description: description/);
-  }, 120_000);
-
-  it('a date written 22/11/2026 asks for YYYY-MM-DD', async () => {
-    const build = await buildWith('content/privacy.mdx', (s) => s.replace(/^updated: .*$/m, 'updated: 22/11/2026'));
-    expect(build.failed).toBe(true);
-    expect(build.output).toContain('updated: must be a date written YYYY-MM-DD, such as 2026-11-22; found 10 characters ("22/11/2026")');
-    expect(build.output).toMatch(/content\/privacy\.mdx/);
-  }, 120_000);
-
-  it("a company phone that is not a U.S. number is refused in the company's words", async () => {
-    const build = await buildWith('content/company.yaml', (s) => s.replace('phone: (503) 555-0100', 'phone: 555-0100 ext 2'));
-    expect(build.failed).toBe(true);
-    expect(build.output).toContain('phone: must be a 10-digit U.S. phone number, such as (503) 555-0100');
-  }, 120_000);
-
-  it('a review without a name or a date, a part misspelt and a sentence a "#" cut short are refused in words', async () => {
-    const build = await buildWith(
-      'content/trust.yaml',
-      (s) =>
+describe("an editor's mistakes stop the build, all at once, in words", () => {
+  it('lists every mistake of five files, each with its file, line, field, rule, example and what was written', async () => {
+    const build = await buildWith({
+      'content/forms/quote.mdx': (s) => s.replace('email: { label: E-mail address }', 'email: { hint: Where we write to you. }'),
+      'content/terms.mdx': (s) => s.replace(/^description: .*$/m, 'description: Too short.'),
+      'content/privacy.mdx': (s) => s.replace(/^updated: .*$/m, 'updated: 22/11/2026'),
+      'content/company.yaml': (s) =>
+        s.replace('phone: (503) 555-0100', 'phone: 555-0100 ext 2').replace('{ days: Saturday, opens: 9 am', '{ days: Saturday to, opens: 9 am'),
+      'content/trust.yaml': (s) =>
         `${s}  licenseAndInsurance: Licensed in Oregon (CCB #000000) and insured.\n  reviews:\n    - date: 2026-10-12\n      text: The team was on time and careful with our floors.\n    - name: Sam K.\n      text: Friendly, quick and thorough.\n      stars: 5\n`,
-    );
+    });
     expect(build.failed).toBe(true);
-    expect(build.output).toContain("reviews.0.name: must be the reviewer's name as they agreed to show it, such as Maria L.; found nothing");
-    expect(build.output).toContain('reviews.1.date: must be the day the review was written, as YYYY-MM-DD, such as 2026-10-12; found nothing');
-    expect(build.output).toContain('reviews.1: has no part named "stars": the parts are name, date, town and text');
-    expect(build.output).toContain(
-      'licenseAndInsurance: must end with a full stop; if it stops short, a "#" in it started a comment: put the whole text in double quotes',
-    );
-    expect(build.output).toMatch(/content\/trust\.yaml/);
+    // The build's list is the browser's: one function of the same files.
+    expect(build.output).toContain(build.list);
+    expect(build.list).toMatch(/^9 mistakes in content\/ to fix/);
+    for (const paragraph of [
+      'content/forms/quote.mdx, line 13: fields → email → label\n  must be a label of 2 to 60 characters\n  for example: label: E-mail address\n  you wrote: nothing',
+      'content/terms.mdx, line 3: description\n  must be a description of 20 to 200 characters',
+      '  you wrote: 10 characters ("Too short.")',
+      'content/privacy.mdx, line 4: updated\n  must be a date written YYYY-MM-DD\n  for example: updated: 2026-11-22\n  you wrote: 10 characters ("22/11/2026")',
+      'content/company.yaml, line 7: phone\n  must be a 10-digit U.S. phone number\n  for example: phone: (503) 555-0100',
+      'content/company.yaml, line 14: hours → line 2\n  must have days that are a day or a range, such as Saturday',
+      '  you wrote: { days: Saturday to, opens: 9 am, closes: 1 pm }',
+      "reviews → review 1 → name\n  must be the reviewer's name as they agreed to show it\n  for example: name: Maria L.\n  you wrote: nothing",
+      'reviews → review 2 → date\n  must be the day the review was written, as YYYY-MM-DD\n  for example: date: 2026-10-12',
+      'reviews → review 2 → stars\n  has no part named "stars": the parts are name, date, town and text',
+      'licenseAndInsurance\n  must end with a full stop; if it stops short, a "#" in it started a comment: put the whole text in double quotes',
+    ])
+      expect(build.list).toContain(paragraph);
+    expect(build.output).not.toMatch(/\*\*|group of fields|invalid_type|Expected |\w\.\d+\.\w/);
+  }, 120_000);
+
+  it('names a line YAML cannot read, and a misspelt part', async () => {
+    const build = await buildWith({
+      'content/company.yaml': (s) => s.replace('  email: office@example.com', '  email: office@example.com\n emial: x'),
+      'content/index.mdx': (s) => s.replace(/^title: /m, 'titel: '),
+    });
+    expect(build.failed).toBe(true);
+    expect(build.output).toContain(build.list);
+    expect(build.list).toMatch(/content\/company\.yaml, line 9\n {2}must be written as name: value/);
+    expect(build.list).toContain('content/index.mdx, line 2: title\n  must be a title of 3 to 80 characters');
+    expect(build.list).toContain('content/index.mdx, line 2: titel\n  has no part named "titel": the parts are title, description, updated and nav');
   }, 120_000);
 
   it('a range of prices written backwards and a size misspelt are refused in words', async () => {
-    const build = await buildWith('content/forms/quote.mdx', (s) =>
-      s
-        .replace('  Deep clean: { studio: 160 to 220,', '  Deep clean: { studio: 220 to 160,')
-        .replace('  Standard clean: { studio:', '  Standard clean: { Studio:'),
-    );
+    const build = await buildWith({
+      'content/forms/quote.mdx': (s) =>
+        s
+          .replace('  Deep clean: { studio: 160 to 220,', '  Deep clean: { studio: 220 to 160,')
+          .replace('  Standard clean: { studio:', '  Standard clean: { Studio:'),
+    });
     expect(build.failed).toBe(true);
-    expect(build.output).toContain(
-      'prices.Deep clean.studio: must be a range of whole dollars, the smaller first, such as 130 to 180; found 10 characters ("220 to 160")',
-    );
-    expect(build.output).toContain('prices.Standard clean: has no part named "Studio": the parts are studio, 1, 2, 3, 4 and 5+');
-    expect(build.output).toMatch(/content\/forms\/quote\.mdx/);
+    expect(build.output).toContain(build.list);
+    for (const paragraph of [
+      'line 37: prices → Deep clean → studio\n  must be a range of whole dollars, the smaller first\n  for example: studio: 130 to 180\n  you wrote: 10 characters ("220 to 160")',
+      'line 36: prices → Standard clean → Studio\n  has no part named "Studio": the parts are studio, 1, 2, 3, 4 and 5+',
+    ])
+      expect(build.list).toContain(paragraph);
   }, 120_000);
 
   it('a price for a cleaning the form does not offer names the cleanings it does', async () => {
-    const build = await buildWith('content/forms/quote.mdx', (s) => s.replace(/^prices:\n/m, 'prices:\n  Window clean: { 1: 60 to 90 }\n'));
+    const build = await buildWith({ 'content/forms/quote.mdx': (s) => s.replace(/^prices:\n/m, 'prices:\n  Window clean: { 1: 60 to 90 }\n') });
     expect(build.failed).toBe(true);
-    expect(build.output).toContain(
-      'prices.Window clean: must be a cleaning of the list under services, written as it is there (Standard clean; Deep clean; Move-in / move-out clean; ',
+    expect(build.output).toContain(build.list);
+    expect(build.list).toContain(
+      'line 36: prices → Window clean\n  must be a cleaning of the list under services, written as it is there (Standard clean; Deep clean; Move-in / move-out clean; ',
     );
-    expect(build.output).toContain('found "Window clean"');
+    expect(build.list).toContain('  you wrote: 12 characters ("Window clean")');
   }, 120_000);
 });
