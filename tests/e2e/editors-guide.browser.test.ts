@@ -40,6 +40,7 @@ const QUOTE: Callout[] = [
   { selector: 'form .field:first-of-type', label: 'content/forms/quote.mdx: fields → name → label', color: COLORS.form },
   { selector: '#f-phone-hint', label: 'content/forms/quote.mdx: fields → phone → hint', color: COLORS.form },
   { selector: 'form select[name="service"]', label: 'content/forms/quote.mdx: services', color: COLORS.form },
+  { selector: 'form [data-price-guide]', label: 'content/forms/quote.mdx: prices', color: COLORS.form },
   {
     selector: 'form .consent, form [data-consent], form input[name="consent"] + label',
     label: 'quote.mdx: consent; {company} is name in company.yaml',
