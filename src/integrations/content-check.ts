@@ -13,6 +13,9 @@ import { mistakesPage, mistakesText } from '../content-check/report.ts';
 /** The list page's own policy: its style, and Vite's client (a script of the dev server and its socket), nothing else. */
 const PAGE_CSP = "default-src 'none'; script-src 'self'; connect-src 'self' ws: wss:; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'";
 
+/** How long after a change in content/ a page waits, so that it is drawn from what the files say now (Astro reads them again within it). */
+const SETTLE_MS = 1_500;
+
 export function contentCheck(): AstroIntegration {
   let root = process.cwd();
   return {
@@ -40,13 +43,22 @@ export function contentCheck(): AstroIntegration {
         };
         say();
         const content = join(root, 'content/');
+        let changedAt = 0;
         server.watcher.on('all', (_event, path) => {
-          if (path.startsWith(content)) say();
+          if (!path.startsWith(content)) return;
+          changedAt = Date.now();
+          say();
         });
-        server.middlewares.use((req, res, next) => {
+        server.middlewares.use(async (req, res, next) => {
           if (!/^(GET|HEAD)$/.test(req.method ?? '') || !req.headers.accept?.includes('text/html') || req.url?.startsWith('/@')) return next();
           const mistakes = checkContent(root);
-          if (mistakes.length === 0) return next();
+          if (mistakes.length === 0) {
+            // Just after a file of content/ changed, Astro may not have read it again yet: the page
+            // waits until it has had the moment it takes, rather than show the words from before.
+            const wait = changedAt + SETTLE_MS - Date.now();
+            if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+            return next();
+          }
           res.writeHead(500, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Security-Policy': PAGE_CSP });
           res.end(req.method === 'HEAD' ? undefined : mistakesPage(mistakes));
         });
