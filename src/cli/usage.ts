@@ -58,9 +58,17 @@ the options to the command rather than to npm.)
 Every command works on the store DATABASE_URL names. Exit status: 0 done, 1 failed, 2 wrong call.
 `;
 
-/** A wrong call: its message is printed with the usage, and the exit status is 2. */
+/**
+ * A wrong call: its message is printed with the usage, and the exit status is 2. A wrong answer to a
+ * question (a password too short) is said in its one line alone (`usage: false`).
+ */
 export class UsageError extends Error {
   override name = 'UsageError';
+  readonly usage: boolean;
+  constructor(message: string, options: { usage?: boolean } = {}) {
+    super(message);
+    this.usage = options.usage ?? true;
+  }
 }
 
 /** A date as the office writes it, in `timeZone`; a `UsageError` naming `option` otherwise. */

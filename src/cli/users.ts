@@ -4,18 +4,32 @@ import { parseArgs } from 'node:util';
 import { hashPassword, MIN_PASSWORD_LENGTH } from '../office/passwords.ts';
 import { accountKey } from '../office/session.ts';
 import { spreadsheetTime } from '../office/local-time.ts';
+import { plural } from '../lib/text.ts';
 import { ask, UsageError, type Command } from './usage.ts';
 import { companyTimeZone } from './time-zone.ts';
 import { commandLineActor } from './actor.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The new password: asked twice on a terminal; else the first line of standard input. */
+/** What is wrong with `password`, in one line; `undefined` when it will do. */
+function passwordProblem(password: string): string | undefined {
+  const length = [...password].length;
+  if (length >= MIN_PASSWORD_LENGTH) return undefined;
+  const has = length === 0 ? 'is empty' : `has ${plural(length, 'character')}`;
+  return `the password ${has}; it needs at least ${MIN_PASSWORD_LENGTH}. Nothing was changed.`;
+}
+
+/** The new password: asked twice on a terminal (its length checked at the first answer); else the first line of standard input. */
 async function newPassword(): Promise<string> {
-  if (!process.stdin.isTTY) return (await text(process.stdin)).split(/\r?\n/, 1)[0] ?? '';
-  const first = await ask(`Password (at least ${MIN_PASSWORD_LENGTH} characters; not shown): `, { hidden: true });
+  const checked = (password: string) => {
+    const problem = passwordProblem(password);
+    if (problem) throw new UsageError(problem, { usage: false });
+    return password;
+  };
+  if (!process.stdin.isTTY) return checked((await text(process.stdin)).split(/\r?\n/, 1)[0] ?? '');
+  const first = checked(await ask(`Password (at least ${MIN_PASSWORD_LENGTH} characters; not shown): `, { hidden: true }));
   const again = await ask('The same password again: ', { hidden: true });
-  if (first !== again) throw new UsageError('the two passwords differ; nothing was changed');
+  if (first !== again) throw new UsageError('the two passwords differ. Nothing was changed.', { usage: false });
   return first;
 }
 
@@ -44,8 +58,6 @@ export const userCommand: Command = async (args, open) => {
   if (!EMAIL.test(email)) throw new UsageError(`"${given}" is not an e-mail address`);
   if (action === 'add') {
     const password = await newPassword();
-    if ([...password].length < MIN_PASSWORD_LENGTH)
-      throw new UsageError(`the password must have at least ${MIN_PASSWORD_LENGTH} characters; nothing was changed`);
     const hash = await hashPassword(password);
     const store = await open();
     try {
@@ -54,7 +66,7 @@ export const userCommand: Command = async (args, open) => {
         at,
         actor: commandLineActor(),
         action: 'account added',
-        detail: isNew ? email : `${email} (new password)`,
+        detail: isNew ? `Added the account ${email}.` : `Set a new password for ${email}; their sessions ended.`,
       }));
       process.stdout.write(created ? `Added ${email}: they can sign in at /office.\n` : `Set a new password for ${email}; their open sessions have ended.\n`);
     } finally {
@@ -64,7 +76,12 @@ export const userCommand: Command = async (args, open) => {
   }
   const store = await open();
   try {
-    const removed = await store.accounts.removeUser(email, { at: new Date(), actor: commandLineActor(), action: 'account removed', detail: email });
+    const removed = await store.accounts.removeUser(email, {
+      at: new Date(),
+      actor: commandLineActor(),
+      action: 'account removed',
+      detail: `Removed the account ${email}.`,
+    });
     process.stdout.write(removed ? `Removed ${email}; their sessions have ended.\n` : `There is no account ${email}: nothing was changed.\n`);
   } finally {
     await store.close();

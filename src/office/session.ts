@@ -63,10 +63,15 @@ export async function signIn(deps: SignInDeps, given: { email: string; password:
   const matches = await checkPassword(given.password, stored ?? (await nobodysHash()));
   const token = randomBytes(32).toString('base64url');
   // The session starts only if the password is still the one just checked (not changed meanwhile).
-  const signedIn = { at: now, actor: email, action: 'signed in', detail: '' } as const;
+  const signedIn = { at: now, actor: email, action: 'signed in', detail: 'Signed in.' } as const;
   if (!stored || !matches || !(await deps.sessions.startSession(tokenHash(token), email, stored, now, signedIn))) {
     // Who tried which account from where, never what was typed as the password.
-    await deps.audit.record({ at: now, actor: email, action: 'sign-in refused', detail: `from ${given.client}` });
+    await deps.audit.record({
+      at: now,
+      actor: email,
+      action: 'sign-in refused',
+      detail: `Refused a sign-in from ${given.client}: a wrong password, or no such account.`,
+    });
     return { kind: 'refused' };
   }
   return { kind: 'signed_in', email, token };
@@ -84,7 +89,7 @@ export async function sessionUser(sessions: Pick<OfficeSessions, 'touchSession'>
 
 /** Ends the session of `token`, with its line in the audit trail. */
 export async function signOut(sessions: Pick<OfficeSessions, 'endSession'>, token: string, email: string, now = new Date()): Promise<void> {
-  await sessions.endSession(tokenHash(token), { at: now, actor: email, action: 'signed out', detail: '' });
+  await sessions.endSession(tokenHash(token), { at: now, actor: email, action: 'signed out', detail: 'Signed out.' });
 }
 
 /** The `Set-Cookie` value that holds `token` (or, with `undefined`, removes the cookie). */

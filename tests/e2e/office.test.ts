@@ -513,7 +513,8 @@ describe("the office's accounts and files, from the command line as docs/office.
   it('user add reads the password from standard input, refuses a short one, and list and remove say what they did', () => {
     const short = shell('npm run -s leads -- user add office@example.com', 'too short\n');
     expect(short.status).toBe(2);
-    expect(short.stderr).toContain('the password must have at least 12 characters; nothing was changed');
+    // One line says what is wrong, without the whole usage.
+    expect(short.stderr).toBe('leads user: the password has 9 characters; it needs at least 12. Nothing was changed.\n');
     const added = shell('npm run -s leads -- user add Office@Example.com', 'mop and bucket 2026\n');
     expect(added.status, added.stderr).toBe(0);
     expect(added.stdout).toBe('Added office@example.com: they can sign in at /office.\n');
@@ -526,6 +527,21 @@ describe("the office's accounts and files, from the command line as docs/office.
     const everything = JSON.stringify(db.prepare('SELECT * FROM office_audit').all());
     db.close();
     expect(everything).not.toContain('mop and bucket');
+  });
+
+  it('user add on a terminal checks the password at the first answer, and says what is wrong in one line', () => {
+    // script(1) gives the command a terminal: the password is asked for, and a short one is refused before it is asked again.
+    const typed = spawnSync('script', ['-qec', 'npm run -s leads -- user add office@example.com', '/dev/null'], {
+      cwd: ROOT,
+      env: { ...childEnv(), DATABASE_URL: url },
+      input: 'too short\n',
+      encoding: 'utf8',
+    });
+    expect(typed.status).toBe(2);
+    expect(typed.stdout).toContain('Password (at least 12 characters; not shown)');
+    expect(typed.stdout).toContain('leads user: the password has 9 characters; it needs at least 12. Nothing was changed.');
+    expect(typed.stdout).not.toContain('The same password again');
+    expect(typed.stdout).not.toContain('usage:');
   });
 
   it('export --format csv > leads.csv writes a file whose first bytes are the byte-order mark, with no line of npm', async () => {

@@ -1,0 +1,99 @@
+/**
+ * The office's second round, in headless Chromium against the built server on the embedded store:
+ * every input styled alike (password and date too), "Studio" for a home with no bedrooms on the
+ * page and in the spreadsheet, and the audit trail in plain sentences.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
+import { freePort, startServer, type RunningServer } from '../support/server.ts';
+import { newClient, quote } from '../support/fixtures.ts';
+import { postJson } from '../support/http.ts';
+import { addUser, STAFF } from '../support/office.ts';
+
+describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    const port = await freePort();
+    server = await startServer({ env: { TRUST_PROXY: '127.0.0.1, ::1', PORT: String(port), SITE_URL: `http://127.0.0.1:${port}` } });
+    await addUser(server.databaseUrl, STAFF.email, STAFF.password);
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+  });
+
+  const visitor = (options: { width?: number; javaScript?: boolean } = {}) =>
+    offlinePage(browser, server.url, { viewport: { width: options.width ?? 1024, height: 900 }, javaScriptEnabled: options.javaScript ?? true });
+
+  async function signIn(page: Page, who: { email: string; password: string } = STAFF) {
+    await page.goto(`${server.url}/office`);
+    await page.getByLabel('E-mail address').fill(who.email);
+    await page.getByLabel('Password').fill(who.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+  }
+
+  /** Stores `body` through the API; resolves with its reference. */
+  async function sent(body: Record<string, unknown>): Promise<string> {
+    const reply = await postJson(`${server.url}/api/v1/leads`, body, newClient());
+    expect(reply.status).toBe(201);
+    return (reply.json as { reference: string }).reference;
+  }
+
+  /** The computed look of the element `selector` names: what tells a styled box from the browser's default. */
+  const look = (page: Page, selector: string) =>
+    page.locator(selector).evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { border: `${s.borderTopWidth} ${s.borderTopStyle} ${s.borderTopColor}`, radius: s.borderTopLeftRadius, minHeight: s.minHeight, font: s.fontSize };
+    });
+
+  it('styles the password and date boxes as every other box, with and without JavaScript and at 390 px', async () => {
+    for (const options of [{ javaScript: true }, { javaScript: false, width: 390 }]) {
+      const { context, page } = await visitor(options);
+      await page.goto(`${server.url}/office/sign-in`);
+      expect(await look(page, '#password')).toEqual(await look(page, '#email'));
+      await signIn(page);
+      const zip = await look(page, '#zip');
+      expect(await look(page, '#since')).toEqual(zip);
+      expect(await look(page, '#until')).toEqual(zip);
+      expect(await look(page, '#q')).toEqual(zip);
+      await page.goto(`${server.url}/office/export`);
+      expect(await look(page, '#since'), JSON.stringify(options)).toEqual(zip);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(options.width ?? 1024);
+      await context.close();
+    }
+  }, 60_000);
+
+  it('says "Studio" for a home with no bedrooms, on the page and in the spreadsheet', async () => {
+    const reference = await sent(quote({ name: 'Stella Studio', bedrooms: '0', phone: '(503) 555-0170', email: 'stella.studio@example.com' }));
+    const { context, page } = await visitor();
+    await signIn(page);
+    const card = page.locator('li.lead', { hasText: reference });
+    expect(await card.locator('.lead-fields').innerText()).toMatch(/Bedrooms\s+Studio/);
+    await page.getByRole('link', { name: 'Export' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the spreadsheet' }).click()]);
+    const rows = parse(readFileSync((await download.path())!, 'utf8').slice(1), { columns: true }) as Array<Record<string, string>>;
+    expect(rows.find((r) => r.Reference === reference)?.Bedrooms).toBe('Studio');
+    await context.close();
+  }, 60_000);
+
+  it('writes the audit trail in plain sentences', async () => {
+    const reference = await sent(quote({ name: 'Audra Audit', phone: '(503) 555-0171', email: 'audra.audit@example.com' }));
+    const { context, page } = await visitor({ javaScript: false });
+    await signIn(page);
+    const card = page.locator('li.lead', { hasText: reference });
+    await card.getByLabel('Status').selectOption('done');
+    await card.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('link', { name: 'System' }).click();
+    const activity = await page.locator('#activity + table').innerText();
+    expect(activity).toContain(`Changed ${reference} from New to Done.`);
+    expect(activity).toContain('Signed in.');
+    expect(activity).not.toMatch(/set a status:|: new to done/);
+    await context.close();
+  }, 60_000);
+});
