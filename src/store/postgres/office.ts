@@ -5,7 +5,7 @@
 import type { AuditEntry, AuditTrail, InboxQuery, LeadStatus, OfficeInbox, SpamFolder, SpamRelease, SuspectedSpam } from '../../office/store.ts';
 import { REPLAY_WINDOW_MS } from '../../leads/store.ts';
 import { Lost, type TakeInTransaction } from './intake.ts';
-import { inboxSearch } from '../../office/search.ts';
+import { inboxSearch, searchText, spamSearchFacts } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type PostgresHandle, writeAudit } from './handle.ts';
 
 type InboxRow = LeadRow & { status: LeadStatus; status_by: string | null; status_at: Date | null };
@@ -28,29 +28,25 @@ const toSpam = (r: SpamRow): SuspectedSpam => ({
   meta: r.submission.meta,
 });
 
-/** Where a search looks in a table: SQL expressions of the name, the e-mail, the reference and the phone. */
-interface SearchColumns {
-  name: string;
-  email: string;
-  reference: string;
-  phone: string;
-}
+/** The tables a search looks in, and the key of their rows. */
+const LEADS = { table: 'leads', key: 'reference' } as const;
+const SPAM = { table: 'suspected_spam', key: 'id' } as const;
 
-/** The condition of one search (`inboxSearch`) over `columns`, its parameters added through `param`; none for an empty search. */
-function searchCondition(typed: string | undefined, columns: SearchColumns, param: (value: unknown) => string): string | undefined {
+/**
+ * The condition of one search (`inboxSearch`) over `on.table` (with `search_text` and `reference`),
+ * its parameters added through `param`; none for an empty search. The rows that match are found in
+ * the index of the folded text and the row's key (an index-only read where the table is vacuumed),
+ * then fetched by their key.
+ */
+function searchCondition(typed: string | undefined, on: typeof LEADS | typeof SPAM, param: (value: unknown) => string): string | undefined {
   const search = inboxSearch(typed);
   if (!search) return undefined;
   const any = [
-    `lower(${columns.name}) LIKE ${param(search.text)}`,
-    `${columns.email} LIKE ${param(search.text)}`,
-    ...(search.reference ? [`${columns.reference} LIKE ${param(search.reference)}`] : []),
-    ...(search.digits ? [`${columns.phone} LIKE ${param(search.digits)}`] : []),
+    ...search.text.map((pattern) => `found.search_text LIKE ${param(pattern)}`),
+    ...(search.referenceStart ? [`found.reference LIKE ${param(search.referenceStart)}`] : []),
   ];
-  return `(${any.join(' OR ')})`;
+  return `${on.table}.${on.key} IN (SELECT found.${on.key} FROM ${on.table} AS found WHERE ${any.join(' OR ')})`;
 }
-
-const LEAD_COLUMNS: SearchColumns = { name: "leads.fields->>'name'", email: 'leads.email_normalised', reference: 'leads.reference', phone: 'leads.phone_e164' };
-const SPAM_COLUMNS: SearchColumns = { name: "submission->'body'->>'name'", email: 'email_normalised', reference: 'reference', phone: 'phone_e164' };
 
 const WITH_DISCLOSURE =
   `SELECT leads.*, disclosures.text AS disclosure_text FROM leads LEFT JOIN disclosures ON disclosures.version = ` + `leads.consent->>'disclosureVersion'`;
@@ -65,7 +61,7 @@ export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction
       const where: string[] = [];
       const params: unknown[] = [];
       const param = (value: unknown) => `$${params.push(value)}`;
-      const search = searchCondition(q.search, LEAD_COLUMNS, param);
+      const search = searchCondition(q.search, LEADS, param);
       if (search) where.push(search);
       if (q.form) where.push(`leads.form_type = ${param(q.form)}`);
       if (q.status) where.push(`leads.status = ${param(q.status)}`);
@@ -102,25 +98,29 @@ export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction
       );
     },
 
-    keepSpam: async (spam, person) =>
-      void (await query(
-        'INSERT INTO suspected_spam (id, reference, form_type, received_at, reason, submission, email_normalised, ' +
-          'phone_e164) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-        [
-          spam.id,
-          spam.reference,
-          spam.formType,
-          spam.receivedAt,
-          spam.reason,
-          JSON.stringify({ body: spam.body, meta: spam.meta }),
-          person.emailNormalised,
-          person.phoneE164,
-        ],
-      )),
+    keepSpam: (spam, person) =>
+      transaction(async (c) => {
+        const facts = spamSearchFacts(spam, person);
+        await c.query(
+          'INSERT INTO suspected_spam (id, reference, form_type, received_at, reason, submission, email_normalised, ' +
+            'phone_e164, search_text) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+          [
+            spam.id,
+            spam.reference,
+            spam.formType,
+            spam.receivedAt,
+            spam.reason,
+            JSON.stringify({ body: spam.body, meta: spam.meta }),
+            person.emailNormalised,
+            person.phoneE164,
+            searchText(facts),
+          ],
+        );
+      }),
     listSpam: async (q) => {
       const params: unknown[] = [];
       const param = (value: unknown) => `$${params.push(value)}`;
-      const search = searchCondition(q.search, SPAM_COLUMNS, param);
+      const search = searchCondition(q.search, SPAM, param);
       const sql =
         `SELECT * FROM suspected_spam ${search ? `WHERE ${search}` : ''} ORDER BY received_at DESC, id LIMIT ` + `${param(q.limit)} OFFSET ${param(q.offset)}`;
       return (await query<SpamRow>(sql, params)).rows.map(toSpam);
