@@ -1,8 +1,10 @@
-/** `leads user add|remove|list`: the office page's accounts, made by whoever runs the server. */
+/** `leads user add|remove|list`: the office page's accounts and their roles (staff, owner), made by whoever runs the server. */
 import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { hashPassword, MIN_PASSWORD_LENGTH } from '../office/passwords.ts';
 import { accountKey } from '../office/session.ts';
+import { ROLE_WORDS } from '../office/roles.ts';
+import { OFFICE_ROLES, type OfficeRole } from '../office/store.ts';
 import { spreadsheetTime } from '../office/local-time.ts';
 import { plural } from '../lib/text.ts';
 import { ask, UsageError, type Command } from './usage.ts';
@@ -34,7 +36,10 @@ async function newPassword(): Promise<string> {
 }
 
 export const userCommand: Command = async (args, open) => {
-  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { role: { type: 'string' } } });
+  const role = values.role as OfficeRole | undefined;
+  if (role !== undefined && !OFFICE_ROLES.includes(role)) throw new UsageError(`--role must be staff or owner (got "${values.role}")`);
+  if (role !== undefined && positionals[0] !== 'add') throw new UsageError('--role goes with user add');
   const [action, given, ...rest] = positionals;
   if (action === 'list' && given === undefined) {
     const store = await open();
@@ -44,7 +49,7 @@ export const userCommand: Command = async (args, open) => {
       if (users.length === 0) process.stdout.write('No accounts yet. Add one with: npm run -s leads -- user add <e-mail>\n');
       for (const u of users)
         process.stdout.write(
-          `${u.email}  added ${spreadsheetTime(u.createdAt, zone)}  ` +
+          `${u.email}  ${u.role}  added ${spreadsheetTime(u.createdAt, zone)}  ` +
             `${u.lastSignInAt ? `last signed in ${spreadsheetTime(u.lastSignInAt, zone)}` : 'never signed in'}\n`,
         );
     } finally {
@@ -62,13 +67,26 @@ export const userCommand: Command = async (args, open) => {
     const store = await open();
     try {
       const at = new Date();
-      const created = await store.accounts.saveUser(email, hash, at, (isNew) => ({
+      const as = (r: OfficeRole) => ROLE_WORDS[r];
+      const created = await store.accounts.saveUser(
+        email,
+        hash,
         at,
-        actor: commandLineActor(),
-        action: 'account added',
-        detail: isNew ? `Added the account ${email}.` : `Set a new password for ${email}; their sessions ended.`,
-      }));
-      process.stdout.write(created ? `Added ${email}: they can sign in at /office.\n` : `Set a new password for ${email}; their open sessions have ended.\n`);
+        (isNew) => ({
+          at,
+          actor: commandLineActor(),
+          action: 'account added',
+          detail: isNew
+            ? `Added the account ${email}, as ${as(role ?? 'owner')}.`
+            : `Set a new password for ${email}${role ? `, now ${as(role)}` : ''}; their sessions ended.`,
+        }),
+        role,
+      );
+      process.stdout.write(
+        created
+          ? `Added ${email} as ${as(role ?? 'owner')}: they can sign in at /office.\n`
+          : `Set a new password for ${email}${role ? `, now ${as(role)}` : ''}; their open sessions have ended.\n`,
+      );
     } finally {
       await store.close();
     }

@@ -12,7 +12,7 @@ import { SESSION_IDLE_MS, SESSION_MAX_MS } from '../leads/retention.ts';
 import type { RateLimiter } from '../limiter/rate-limiter.ts';
 import { rateLimitKey } from '../limiter/submissions.ts';
 import { checkPassword, nobodysHash } from './passwords.ts';
-import type { AuditTrail, OfficeAccounts, OfficeSessions } from './store.ts';
+import type { AuditTrail, OfficeAccounts, OfficeSessions, SignedInAccount } from './store.ts';
 
 export const SESSION_COOKIE = 'office_session';
 
@@ -77,8 +77,12 @@ export async function signIn(deps: SignInDeps, given: { email: string; password:
   return { kind: 'signed_in', email, token };
 }
 
-/** The signed-in account of a session token, or `undefined` (no token, ended, or idle too long). */
-export async function sessionUser(sessions: Pick<OfficeSessions, 'touchSession'>, token: string | undefined, now = new Date()): Promise<string | undefined> {
+/** The signed-in account of a session token, with its role, or `undefined` (no token, ended, or idle too long). */
+export async function sessionUser(
+  sessions: Pick<OfficeSessions, 'touchSession'>,
+  token: string | undefined,
+  now = new Date(),
+): Promise<SignedInAccount | undefined> {
   if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
   return sessions.touchSession(
     tokenHash(token),

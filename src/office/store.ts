@@ -11,17 +11,34 @@ import type { FormType } from '../leads/schema.ts';
 export const LEAD_STATUSES = ['new', 'contacted', 'done'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
 
+/**
+ * What an account may do: staff work the leads (search, status, spam review and release); an owner
+ * also exports, deletes people on request and reads the audit trail.
+ */
+export const OFFICE_ROLES = ['owner', 'staff'] as const;
+export type OfficeRole = (typeof OFFICE_ROLES)[number];
+
+/** A signed-in account, as its session knows it. */
+export interface SignedInAccount {
+  email: string;
+  role: OfficeRole;
+}
+
 /** A member of the office's staff, as the operator created them (no password, not even hashed). */
 export interface OfficeUser {
   email: string;
+  role: OfficeRole;
   createdAt: Date;
   lastSignInAt: Date | undefined;
 }
 
 /** The staff's accounts: made and removed by the operator's command, checked at sign-in. */
 export interface OfficeAccounts {
-  /** Creates the account, or sets a new password on it (`audit` says which); resolves `true` when it is new. */
-  saveUser(email: string, passwordHash: string, at: Date, audit?: (created: boolean) => AuditEntry): Promise<boolean>;
+  /**
+   * Creates the account, or sets a new password on it (`audit` says which); resolves `true` when it
+   * is new. `role`: a new account's (an owner when not given), or an existing one's new role (kept when not given).
+   */
+  saveUser(email: string, passwordHash: string, at: Date, audit?: (created: boolean) => AuditEntry, role?: OfficeRole): Promise<boolean>;
   /** Removes the account and ends its sessions; resolves `false` when there was none (and records nothing). */
   removeUser(email: string, audit?: AuditEntry): Promise<boolean>;
   listUsers(): Promise<OfficeUser[]>;
@@ -38,11 +55,11 @@ export interface OfficeSessions {
    */
   startSession(tokenHash: string, email: string, passwordHash: string, at: Date, audit: AuditEntry): Promise<boolean>;
   /**
-   * The session's account if it was seen after `since.seenSince` and began after
+   * The session's account and its role if it was seen after `since.seenSince` and began after
    * `since.startedSince` (then marks it seen at `now`); `undefined` for a session that ended,
    * expired or never was.
    */
-  touchSession(tokenHash: string, since: { seenSince: Date; startedSince: Date }, now: Date): Promise<string | undefined>;
+  touchSession(tokenHash: string, since: { seenSince: Date; startedSince: Date }, now: Date): Promise<SignedInAccount | undefined>;
   endSession(tokenHash: string, audit?: AuditEntry): Promise<void>;
   /**
    * Keeps what the session searched for under a new random handle, so that the search text is never

@@ -2,7 +2,8 @@
  * The office's second round, in headless Chromium against the built server on the embedded store:
  * every input styled alike (password and date too), "Studio" for a home with no bedrooms on the
  * page and in the spreadsheet, the audit trail in plain sentences; one search that forgives (no
- * dashes, any case, accents and ø, ß both ways) and looks in suspected spam too, marked as such.
+ * dashes, any case, accents and ø, ß both ways) and looks in suspected spam too, marked as such;
+ * and roles: staff work the leads, and an owner's pages answer them with a 403 in words.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
@@ -12,7 +13,7 @@ import { chromiumAvailable, launchChromium, offlinePage } from '../support/brows
 import { freePort, startServer, type RunningServer } from '../support/server.ts';
 import { newClient, quote } from '../support/fixtures.ts';
 import { postJson } from '../support/http.ts';
-import { addUser, STAFF } from '../support/office.ts';
+import { addUser, officePost, signedIn, STAFF } from '../support/office.ts';
 
 describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", () => {
   let server: RunningServer;
@@ -159,4 +160,49 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
       await context.close();
     }
   }, 90_000);
+
+  it('lets staff work the leads, and tells them in words, with a 403, that an owner’s pages are not theirs', async () => {
+    const helper = { email: 'helper@example.com', password: 'a helper passphrase 1' };
+    expect(await addUser(server.databaseUrl, helper.email, helper.password, ['--role', 'staff'])).toContain('as staff');
+    const reference = await sent(quote({ name: 'Rhoda Roles', phone: '(503) 555-0175', email: 'rhoda.roles@example.com' }));
+    for (const options of [{ javaScript: false, width: 390 }, { javaScript: true }]) {
+      const { context, page } = await visitor(options);
+      await signIn(page, helper);
+      // The menu offers what staff may open, and nothing else.
+      const menu = await page.getByRole('navigation', { name: 'Office' }).innerText();
+      expect(menu).toContain('Inbox');
+      expect(menu).toContain('Suspected spam');
+      for (const owners of ['Export', 'Delete on request', 'System']) expect(menu).not.toContain(owners);
+      // Staff search and set a status.
+      await search(page, reference.replace(/-/g, ''));
+      const card = page.locator('li.lead', { hasText: reference });
+      await card.getByLabel('Status').selectOption('contacted');
+      await card.getByRole('button', { name: 'Save' }).click();
+      expect(await page.getByRole('status').innerText()).toContain(`Saved: ${reference} is now contacted.`);
+      await page.getByRole('link', { name: 'Suspected spam' }).click();
+      await page.getByRole('heading', { name: 'Suspected spam' }).waitFor();
+      // An owner's page, opened anyway: a 403 that says why, in words.
+      for (const path of ['/office/export', '/office/export.csv', '/office/delete', '/office/system']) {
+        const response = await page.goto(`${server.url}${path}`);
+        expect(response!.status(), path).toBe(403);
+        const text = await page.locator('body').innerText();
+        expect(text, path).toContain('is for the company’s owners only');
+        expect(text, path).toContain('You are signed in as helper@example.com, a member of staff');
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(options.width ?? 1024);
+      await context.close();
+    }
+    // A deletion sent by staff is refused before anything is removed.
+    const cookie = await signedIn(server.url, helper);
+    const refused = await officePost(server.url, '/office/delete', { person: 'rhoda.roles@example.com', confirm: 'yes' }, cookie);
+    expect(refused.status).toBe(403);
+    const { context, page } = await visitor();
+    await signIn(page);
+    await search(page, reference);
+    expect(await page.locator('li.lead', { hasText: reference }).count()).toBe(1);
+    // The owner still has every page, and reads who set the status.
+    expect(await page.locator('li.lead', { hasText: reference }).innerText()).toContain('Contacted, set by helper@example.com');
+    expect(await page.getByRole('navigation', { name: 'Office' }).innerText()).toContain('System');
+    await context.close();
+  }, 120_000);
 });

@@ -517,9 +517,21 @@ describe("the office's accounts and files, from the command line as docs/office.
     expect(short.stderr).toBe('leads user: the password has 9 characters; it needs at least 12. Nothing was changed.\n');
     const added = shell('npm run -s leads -- user add Office@Example.com', 'mop and bucket 2026\n');
     expect(added.status, added.stderr).toBe(0);
-    expect(added.stdout).toBe('Added office@example.com: they can sign in at /office.\n');
+    expect(added.stdout).toBe('Added office@example.com as an owner: they can sign in at /office.\n');
     expect(shell('npm run -s leads -- user add office@example.com', 'a new passphrase 2027\n').stdout).toContain('Set a new password for office@example.com');
-    expect(shell('npm run -s leads -- user list').stdout).toMatch(/^office@example\.com {2}added \d{4}-\d\d-\d\d \d\d:\d\d {2}never signed in\n$/);
+    expect(shell('npm run -s leads -- user list').stdout).toMatch(/^office@example\.com {2}owner {2}added \d{4}-\d\d-\d\d \d\d:\d\d {2}never signed in\n$/);
+    // Roles: a member of staff, made so or changed; a role that is neither is refused.
+    expect(shell('npm run -s leads -- user add helper@example.com --role staff', 'a helper passphrase 1\n').stdout).toBe(
+      'Added helper@example.com as staff: they can sign in at /office.\n',
+    );
+    expect(shell('npm run -s leads -- user list').stdout).toMatch(/^helper@example\.com {2}staff {2}added /);
+    expect(shell('npm run -s leads -- user add helper@example.com --role owner', 'a helper passphrase 2\n').stdout).toContain(
+      'Set a new password for helper@example.com, now an owner;',
+    );
+    const boss = shell('npm run -s leads -- user add helper@example.com --role boss', 'a helper passphrase 3\n');
+    expect(boss.status).toBe(2);
+    expect(boss.stderr).toContain('--role must be staff or owner (got "boss")');
+    expect(shell('npm run -s leads -- user remove helper@example.com').status).toBe(0);
     expect(shell('npm run -s leads -- user remove office@example.com').stdout).toBe('Removed office@example.com; their sessions have ended.\n');
     expect(shell('npm run -s leads -- user remove office@example.com').stdout).toBe('There is no account office@example.com: nothing was changed.\n');
     // The password is stored only as a slow, salted hash.

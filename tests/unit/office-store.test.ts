@@ -28,6 +28,8 @@ import { contact, quote, serviceArea } from '../support/fixtures.ts';
 import { createSchema, postgresAvailable } from '../support/services.ts';
 
 const DAY = 86_400_000;
+/** The tests' account, signed in: an owner, as every account made without a role. */
+const OWNER = { email: 'office@example.com', role: 'owner' };
 
 async function lead(store: Store, body: Record<string, unknown>, now: Date) {
   const v = validateLead(body);
@@ -130,15 +132,15 @@ for (const kind of stores) {
       expect(first.email).toBe('office@example.com');
       // Used within the idle period, the session lives on from its last use.
       const later = new Date(t0.getTime() + SESSION_IDLE_MS - 1_000);
-      expect(await sessionUser(store, first.token, later)).toBe('office@example.com');
-      expect(await sessionUser(store, first.token, new Date(later.getTime() + SESSION_IDLE_MS - 1_000))).toBe('office@example.com');
+      expect(await sessionUser(store, first.token, later)).toEqual(OWNER);
+      expect(await sessionUser(store, first.token, new Date(later.getTime() + SESSION_IDLE_MS - 1_000))).toEqual(OWNER);
       // Unused for longer, it has ended.
       expect(await sessionUser(store, first.token, new Date(later.getTime() + 3 * SESSION_IDLE_MS))).toBeUndefined();
       // However busy, a session ends 12 hours after its sign-in.
       const busy = await signIn(deps, { email: 'office@example.com', password: 'mop and bucket 2026', client: '198.51.100.1' }, t0);
       if (busy.kind !== 'signed_in') throw new Error(busy.kind);
       for (let minutes = 50; minutes < 12 * 60; minutes += 50)
-        expect(await sessionUser(store, busy.token, new Date(t0.getTime() + minutes * 60_000))).toBe('office@example.com');
+        expect(await sessionUser(store, busy.token, new Date(t0.getTime() + minutes * 60_000))).toEqual(OWNER);
       expect(await sessionUser(store, busy.token, new Date(t0.getTime() + SESSION_MAX_MS + 60_000))).toBeUndefined();
       // A new password ends the sessions the old one opened.
       const second = await signIn(deps, { email: 'office@example.com', password: 'mop and bucket 2026', client: '198.51.100.1' }, t0);
@@ -415,9 +417,7 @@ for (const kind of stores) {
       expect(purged).toMatchObject({ suspectedSpam: 1, sessions: 1, auditEntries: 1 });
       expect((await store.listSpam({ limit: 10, offset: 0 })).map((s) => s.id)).toEqual(['0b8a1f4e-4444-4c55-9d7e-2a1b3c4d5e6f']);
       expect((await store.recent(10)).filter((e) => e.action === 'exported').map((e) => e.detail)).toEqual(['4 leads']);
-      expect(await store.touchSession('live-session', { seenSince: new Date(now.getTime() - SESSION_IDLE_MS), startedSince: new Date(0) }, now)).toBe(
-        'office@example.com',
-      );
+      expect(await store.touchSession('live-session', { seenSince: new Date(now.getTime() - SESSION_IDLE_MS), startedSince: new Date(0) }, now)).toEqual(OWNER);
     });
   });
 }

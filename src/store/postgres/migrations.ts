@@ -181,4 +181,9 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX suspected_spam_by_search ON suspected_spam (search_text, reference, id);
     `,
   },
+  {
+    version: 11,
+    name: "the office's roles: staff work the leads; owners also export, delete people and read the audit trail (every account so far an owner)",
+    sql: `ALTER TABLE office_users ADD COLUMN role text NOT NULL DEFAULT 'owner' CHECK (role IN ('owner', 'staff'));`,
+  },
 ];

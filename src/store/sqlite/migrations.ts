@@ -171,6 +171,11 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX suspected_spam_by_search ON suspected_spam (search_text, reference, id);
     `,
   },
+  {
+    version: 11,
+    name: "the office's roles: staff work the leads; owners also export, delete people and read the audit trail (every account so far an owner)",
+    sql: `ALTER TABLE office_users ADD COLUMN role TEXT NOT NULL DEFAULT 'owner' CHECK (role IN ('owner', 'staff'));`,
+  },
 ];
 
 /** Applies the migrations this database has not seen yet, in one transaction; then, if one asks, rebuilds the file. */
