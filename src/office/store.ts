@@ -73,9 +73,23 @@ export interface OfficeSessions {
 /** How many searches a session keeps for its back button and bookmarks. */
 export const SEARCHES_KEPT = 50;
 
+/** A note on a lead: who wrote it, when, and what was said on the call (kept with the lead, erased with it). */
+export interface LeadNote {
+  at: Date;
+  by: string;
+  text: string;
+}
+
+/** The longest note kept: a call's worth. */
+export const NOTE_MAX_LENGTH = 2000;
+
 /** A lead as the office's inbox shows it: the record, and where the office stands with it. */
 export interface InboxLead {
   lead: LeadRecord;
+  /** The member of staff who took it, if anyone has. */
+  owner: string | undefined;
+  /** Its notes, oldest first. */
+  notes: LeadNote[];
   status: LeadStatus;
   /** Who set the status, and when (none while it is `new` as it came). */
   statusBy: string | undefined;
@@ -92,6 +106,8 @@ export interface InboxQuery {
   until?: Date;
   /** The home's 5-digit ZIP code. */
   postalCode?: string;
+  /** Leads taken by this account (`{ email }`), or taken by nobody. */
+  owner?: { email: string } | 'nobody';
   /** Leads that name a preferred date from `from` to `to` (`YYYY-MM-DD`, both included). */
   visitBetween?: { from: string; to: string };
   /** At most this many, and how many newer ones to skip. */
@@ -107,6 +123,10 @@ export interface OfficeInbox {
    * `undefined` (nothing written) when there is no such lead.
    */
   setStatus(reference: string, status: LeadStatus, by: string, at: Date, audit: (from: LeadStatus) => AuditEntry): Promise<{ from: LeadStatus } | undefined>;
+  /** Adds `note` to the lead with `reference`, with `audit`'s line; `false` (nothing written) when there is no such lead. */
+  addNote(reference: string, note: LeadNote, audit: AuditEntry): Promise<boolean>;
+  /** Makes `owner` the lead's owner (`undefined`: nobody's), with `audit`'s line; `false` when there is no such lead. */
+  setOwner(reference: string, owner: string | undefined, audit: AuditEntry): Promise<boolean>;
   /** The leads of one person (by normalised e-mail or phone), newest first: what a deletion would remove. */
   personLeads(match: { kind: 'email' | 'phone'; value: string }): Promise<LeadRecord[]>;
 }
@@ -162,6 +182,8 @@ export interface AuditEntry extends AuditNote {
     | 'deleted on request'
     | 'set a status'
     | 'released from spam'
+    | 'added a note'
+    | 'set the owner'
     | 'account added'
     | 'account removed';
 }

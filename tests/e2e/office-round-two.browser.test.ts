@@ -3,7 +3,8 @@
  * every input styled alike (password and date too), "Studio" for a home with no bedrooms on the
  * page and in the spreadsheet, the audit trail in plain sentences; one search that forgives (no
  * dashes, any case, accents and ø, ß both ways) and looks in suspected spam too, marked as such;
- * and roles: staff work the leads, and an owner's pages answer them with a 403 in words.
+ * roles: staff work the leads, and an owner's pages answer them with a 403 in words; and work as a
+ * team: a note on a lead, who has taken it, and the inbox filtered by whose it is.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
@@ -204,5 +205,44 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
     expect(await page.locator('li.lead', { hasText: reference }).innerText()).toContain('Contacted, set by helper@example.com');
     expect(await page.getByRole('navigation', { name: 'Office' }).innerText()).toContain('System');
     await context.close();
+  }, 120_000);
+
+  it('keeps a note on a lead and who has taken it, and filters the inbox by whose it is, with and without JavaScript at 390 px', async () => {
+    for (const options of [
+      { javaScript: false, width: 390 },
+      { javaScript: true, width: 390 },
+    ]) {
+      const reference = await sent(quote({ name: `Nora Notes ${options.javaScript ? 'B' : 'A'}`, phone: '(503) 555-0178', email: 'nora.notes@example.com' }));
+      const { context, page } = await visitor(options);
+      await signIn(page);
+      await search(page, reference);
+      const card = () => page.locator('li.lead', { hasText: reference });
+      expect(await card().innerText()).toContain('Nobody has taken it yet');
+      await card().getByRole('button', { name: 'Take it' }).click();
+      expect(await page.getByRole('status').innerText()).toContain(`You have taken ${reference}.`);
+      expect(await card().innerText()).toContain('Taken by you');
+      await card().getByText('Notes (none yet)').click();
+      await card().getByLabel(`New note about ${reference}`).fill('Called, no answer; try tomorrow after 10.');
+      await card().getByRole('button', { name: 'Add the note' }).click();
+      expect(await page.getByRole('status').innerText()).toContain(`Saved: a note on ${reference}.`);
+      expect(await card().innerText()).toContain('Called, no answer; try tomorrow after 10.');
+      expect(await card().innerText()).toContain(STAFF.email);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      // Whose it is: mine lists it, nobody's does not.
+      await page.goto(`${server.url}/office`);
+      await page.getByLabel('Taken by').selectOption('mine');
+      await page.getByRole('button', { name: 'Show' }).click();
+      expect(await page.locator('li.lead', { hasText: reference }).count()).toBe(1);
+      await page.getByLabel('Taken by').selectOption('nobody');
+      await page.getByRole('button', { name: 'Show' }).click();
+      expect(await page.locator('li.lead', { hasText: reference }).count()).toBe(0);
+      // The audit trail says a note was added, never what it says.
+      await page.goto(`${server.url}/office/system`);
+      const activity = await page.locator('#activity + table').innerText();
+      expect(activity).toContain(`Added a note to ${reference}.`);
+      expect(activity).toContain(`Took ${reference}.`);
+      expect(activity).not.toContain('try tomorrow');
+      await context.close();
+    }
   }, 120_000);
 });

@@ -1,7 +1,8 @@
 /**
  * The office's roles, on SQLite and PostgreSQL alike: an account is staff or an owner, kept with
  * it, changed only when asked, and known to its session; the accounts made before roles became
- * owners (migration 11). What each role may open is decided in one place (`mayOpen`).
+ * owners (migration 11). What each role may open is decided in one place (`mayOpen`). Working as a
+ * team: notes on a lead (kept with it, erased with it, audited without their text), and who has taken it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,10 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mayOpen } from '../../src/office/roles.ts';
+import { addNote, takeLead } from '../../src/office/notes.ts';
+import { toLeadRecord } from '../../src/leads/lead.ts';
+import { validateLead } from '../../src/leads/validate.ts';
+import { quote, serviceArea } from '../support/fixtures.ts';
 import type { Store } from '../../src/store/index.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.ts';
@@ -95,6 +100,47 @@ for (const kind of stores) {
       await store.startSession('boss-session', 'boss@example.com', HASH, now, signedIn(now));
       expect(await store.touchSession('helper-session', SINCE, now)).toEqual({ email: 'helper@example.com', role: 'staff' });
       expect(await store.touchSession('boss-session', SINCE, now)).toEqual({ email: 'boss@example.com', role: 'owner' });
+    });
+
+    it('keeps notes on a lead and who has taken it, filters by owner, and erases the notes with the person', async () => {
+      const stored = async (body: Record<string, unknown>) => {
+        const v = validateLead(body);
+        if (!v.ok) throw new Error(JSON.stringify(v.errors));
+        const meta = { receivedVia: '/api/v1/leads', channel: 'api' as const, clientAddress: '198.51.100.7', userAgent: 'test', now: new Date() };
+        const outcome = await store.submit(toLeadRecord(v.lead, meta, serviceArea()), undefined);
+        if (outcome.kind !== 'created') throw new Error(outcome.kind);
+        return outcome.receipt.reference;
+      };
+      const ada = await stored(quote({ name: 'Ada Notes', email: 'ada.notes@example.com', phone: '(503) 555-0176' }));
+      await stored(quote({ name: 'Bob Nobody', email: 'bob.nobody@example.com', phone: '(503) 555-0177' }));
+      const t1 = new Date('2026-11-24T17:00:00Z');
+      const t2 = new Date('2026-11-24T18:00:00Z');
+      expect(await addNote(store, ada, '  Called, no answer; try tomorrow.  ', 'helper@example.com', t1)).toEqual({ kind: 'added' });
+      expect(await addNote(store, ada, 'Wants Tuesdays.', 'boss@example.com', t2)).toEqual({ kind: 'added' });
+      expect(await addNote(store, ada, '   ', 'boss@example.com', t2)).toEqual({ kind: 'empty' });
+      expect(await addNote(store, ada, 'x'.repeat(2001), 'boss@example.com', t2)).toEqual({ kind: 'too long', length: 2001 });
+      expect(await addNote(store, 'Q-3333-33', 'Lost.', 'boss@example.com', t2)).toEqual({ kind: 'no such lead' });
+      expect(await takeLead(store, ada, true, 'helper@example.com', t2)).toBe(true);
+      expect(await takeLead(store, 'Q-3333-33', true, 'helper@example.com', t2)).toBe(false);
+      const [item] = await store.inbox({ search: 'ada notes', limit: 10, offset: 0 });
+      expect(item).toMatchObject({
+        owner: 'helper@example.com',
+        notes: [
+          { at: t1, by: 'helper@example.com', text: 'Called, no answer; try tomorrow.' },
+          { at: t2, by: 'boss@example.com', text: 'Wants Tuesdays.' },
+        ],
+      });
+      const names = async (owner: { email: string } | 'nobody') => (await store.inbox({ owner, limit: 10, offset: 0 })).map((i) => i.lead.fields.name);
+      expect(await names({ email: 'helper@example.com' })).toEqual(['Ada Notes']);
+      expect(await names('nobody')).toEqual(['Bob Nobody']);
+      expect(await takeLead(store, ada, false, 'helper@example.com', t2)).toBe(true);
+      expect((await names('nobody')).sort()).toEqual(['Ada Notes', 'Bob Nobody']);
+      // The audit trail says a note was added, never what it says.
+      const trail = await store.recent(10);
+      expect(trail.map((e) => e.detail)).toContain(`Added a note to ${ada}.`);
+      expect(JSON.stringify(trail)).not.toContain('Tuesdays');
+      await store.deletePerson({ kind: 'email', value: 'ada.notes@example.com' }, { kind: 'email', deletedAt: new Date() });
+      expect(JSON.stringify(await store.inbox({ limit: 10, offset: 0 }))).not.toContain('Tuesdays');
     });
   });
 }

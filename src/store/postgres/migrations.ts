@@ -186,4 +186,20 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     name: "the office's roles: staff work the leads; owners also export, delete people and read the audit trail (every account so far an owner)",
     sql: `ALTER TABLE office_users ADD COLUMN role text NOT NULL DEFAULT 'owner' CHECK (role IN ('owner', 'staff'));`,
   },
+  {
+    version: 12,
+    name: 'working as a team: notes on a lead, kept and erased with it, and who has taken it',
+    sql: `
+      ALTER TABLE leads ADD COLUMN owner text;
+      CREATE INDEX leads_by_owner ON leads (owner, received_at);
+      CREATE TABLE lead_notes (
+        id bigserial PRIMARY KEY,
+        lead_id text NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        at timestamptz NOT NULL,
+        author text NOT NULL,
+        text text NOT NULL
+      );
+      CREATE INDEX lead_notes_by_lead ON lead_notes (lead_id, at);
+    `,
+  },
 ];

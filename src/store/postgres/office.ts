@@ -2,13 +2,13 @@
  * The PostgreSQL store's office roles: the inbox with each lead's status, suspected spam kept aside,
  * and the audit trail (the staff's accounts and sessions are `office-staff.ts`).
  */
-import type { AuditEntry, AuditTrail, InboxQuery, LeadStatus, OfficeInbox, SpamFolder, SpamRelease, SuspectedSpam } from '../../office/store.ts';
+import type { AuditEntry, AuditTrail, InboxQuery, LeadNote, LeadStatus, OfficeInbox, SpamFolder, SpamRelease, SuspectedSpam } from '../../office/store.ts';
 import { REPLAY_WINDOW_MS } from '../../leads/store.ts';
 import { Lost, type TakeInTransaction } from './intake.ts';
 import { inboxSearch, searchText, spamSearchFacts } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type PostgresHandle, writeAudit } from './handle.ts';
 
-type InboxRow = LeadRow & { status: LeadStatus; status_by: string | null; status_at: Date | null };
+type InboxRow = LeadRow & { status: LeadStatus; status_by: string | null; status_at: Date | null; owner: string | null };
 type SpamRow = {
   id: string;
   reference: string;
@@ -68,6 +68,8 @@ export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction
       if (q.since) where.push(`leads.received_at >= ${param(q.since)}`);
       if (q.until) where.push(`leads.received_at < ${param(q.until)}`);
       if (q.postalCode) where.push(`leads.postal_code = ${param(q.postalCode)}`);
+      if (q.owner === 'nobody') where.push('leads.owner IS NULL');
+      else if (q.owner) where.push(`leads.owner = ${param(q.owner.email)}`);
       if (q.visitBetween)
         where.push(
           `EXISTS (SELECT 1 FROM json_array_elements_text(leads.fields->'preferredDates') AS d ` +
@@ -76,8 +78,20 @@ export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction
       const sql =
         `${WITH_DISCLOSURE} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY leads.received_at DESC, ` +
         `leads.id DESC LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}`;
-      return (await query<InboxRow>(sql, params)).rows.map((r) => ({
+      const { rows } = await query<InboxRow>(sql, params);
+      const notes = new Map<string, LeadNote[]>();
+      if (rows.length > 0)
+        for (const n of (
+          await query<{ lead_id: string; at: Date; author: string; text: string }>(
+            'SELECT lead_id, at, author, text FROM lead_notes WHERE lead_id = ANY($1) ORDER BY at, id',
+            [rows.map((r) => r.id)],
+          )
+        ).rows)
+          notes.set(n.lead_id, [...(notes.get(n.lead_id) ?? []), { at: n.at, by: n.author, text: n.text }]);
+      return rows.map((r) => ({
         lead: rowToLead(r),
+        owner: r.owner ?? undefined,
+        notes: notes.get(r.id) ?? [],
         status: r.status,
         statusBy: r.status_by ?? undefined,
         statusAt: r.status_at ?? undefined,
@@ -90,6 +104,24 @@ export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction
         await c.query('UPDATE leads SET status = $2, status_by = $3, status_at = $4 WHERE reference = $1', [reference, status, by, at]);
         await writeAudit(c, audit(rows[0].status));
         return { from: rows[0].status };
+      }),
+    addNote: (reference, note, audit) =>
+      transaction(async (c) => {
+        const added = await c.query('INSERT INTO lead_notes (lead_id, at, author, text) SELECT id, $2, $3, $4 FROM leads WHERE reference = $1', [
+          reference,
+          note.at,
+          note.by,
+          note.text,
+        ]);
+        if ((added.rowCount ?? 0) === 0) return false;
+        await writeAudit(c, audit);
+        return true;
+      }),
+    setOwner: (reference, owner, audit) =>
+      transaction(async (c) => {
+        if (((await c.query('UPDATE leads SET owner = $2 WHERE reference = $1', [reference, owner ?? null])).rowCount ?? 0) === 0) return false;
+        await writeAudit(c, audit);
+        return true;
       }),
     personLeads: async (match) => {
       const column = match.kind === 'email' ? 'email_normalised' : 'phone_e164';

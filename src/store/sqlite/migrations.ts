@@ -176,6 +176,22 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     name: "the office's roles: staff work the leads; owners also export, delete people and read the audit trail (every account so far an owner)",
     sql: `ALTER TABLE office_users ADD COLUMN role TEXT NOT NULL DEFAULT 'owner' CHECK (role IN ('owner', 'staff'));`,
   },
+  {
+    version: 12,
+    name: 'working as a team: notes on a lead, kept and erased with it, and who has taken it',
+    sql: `
+      ALTER TABLE leads ADD COLUMN owner TEXT;
+      CREATE INDEX leads_by_owner ON leads (owner, received_at);
+      CREATE TABLE lead_notes (
+        id INTEGER PRIMARY KEY,
+        lead_id TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        at TEXT NOT NULL,
+        author TEXT NOT NULL,
+        text TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX lead_notes_by_lead ON lead_notes (lead_id, at);
+    `,
+  },
 ];
 
 /** Applies the migrations this database has not seen yet, in one transaction; then, if one asks, rebuilds the file. */

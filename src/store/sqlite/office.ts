@@ -2,12 +2,12 @@
  * The SQLite store's office roles: the inbox with each lead's status, suspected spam kept aside, and
  * the audit trail (the staff's accounts and sessions are `office-staff.ts`).
  */
-import type { AuditEntry, AuditTrail, InboxQuery, LeadStatus, OfficeInbox, SpamFolder, SpamRelease, SuspectedSpam } from '../../office/store.ts';
+import type { AuditEntry, AuditTrail, InboxQuery, LeadNote, LeadStatus, OfficeInbox, SpamFolder, SpamRelease, SuspectedSpam } from '../../office/store.ts';
 import type { TakeInTransaction } from './intake.ts';
 import { inboxSearch, searchText, spamSearchFacts } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
 
-type InboxRow = LeadRow & { status: LeadStatus; status_by: string | null; status_at: string | null };
+type InboxRow = LeadRow & { status: LeadStatus; status_by: string | null; status_at: string | null; owner: string | null };
 type SpamRow = {
   id: string;
   reference: string;
@@ -48,6 +48,17 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): O
   const { db, guard, inTransaction, eraseFromWal, writeAudit } = handle;
   const iso = (d: Date) => d.toISOString();
 
+  /** The notes of the leads `ids`, oldest first, by lead. */
+  const notesOf = (ids: string[]): Map<string, LeadNote[]> => {
+    const byLead = new Map<string, LeadNote[]>();
+    if (ids.length === 0) return byLead;
+    const rows = db
+      .prepare(`SELECT lead_id, at, author, text FROM lead_notes WHERE lead_id IN (${ids.map(() => '?').join(', ')}) ORDER BY at, id`)
+      .all(...ids) as Array<{ lead_id: string; at: string; author: string; text: string }>;
+    for (const r of rows) byLead.set(r.lead_id, [...(byLead.get(r.lead_id) ?? []), { at: new Date(r.at), by: r.author, text: r.text }]);
+    return byLead;
+  };
+
   return {
     inbox: (query: InboxQuery) =>
       guard(() => {
@@ -61,19 +72,25 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): O
           ['received_at >= ?', query.since && iso(query.since)],
           ['received_at < ?', query.until && iso(query.until)],
           ['postal_code = ?', query.postalCode],
+          ['owner = ?', typeof query.owner === 'object' ? query.owner.email : undefined],
         ] as const)
           if (value !== undefined) {
             where.push(condition);
             params.push(value);
           }
+        if (query.owner === 'nobody') where.push('owner IS NULL');
         if (query.visitBetween) {
           where.push("EXISTS (SELECT 1 FROM json_each(leads.fields, '$.preferredDates') WHERE value BETWEEN ? AND ?)");
           params.push(query.visitBetween.from, query.visitBetween.to);
         }
         const sql = `SELECT * FROM leads ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?`;
         const disclosureText = handle.disclosureTexts();
-        return (db.prepare(sql).all(...params, query.limit, query.offset) as unknown as InboxRow[]).map((r) => ({
+        const rows = db.prepare(sql).all(...params, query.limit, query.offset) as unknown as InboxRow[];
+        const notes = notesOf(rows.map((r) => r.id));
+        return rows.map((r) => ({
           lead: rowToLead(r, disclosureText),
+          owner: r.owner ?? undefined,
+          notes: notes.get(r.id) ?? [],
           status: r.status,
           statusBy: r.status_by ?? undefined,
           statusAt: r.status_at ? new Date(r.status_at) : undefined,
@@ -87,6 +104,25 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): O
           db.prepare('UPDATE leads SET status = ?, status_by = ?, status_at = ? WHERE reference = ?').run(status, by, iso(at), reference);
           writeAudit(audit(row.status));
           return { from: row.status };
+        }),
+      ),
+    addNote: (reference, note, audit) =>
+      guard(() =>
+        inTransaction(() => {
+          const added = db
+            .prepare('INSERT INTO lead_notes (lead_id, at, author, text) SELECT id, ?, ?, ? FROM leads WHERE reference = ?')
+            .run(iso(note.at), note.by, note.text, reference);
+          if (Number(added.changes) === 0) return false;
+          writeAudit(audit);
+          return true;
+        }),
+      ),
+    setOwner: (reference, owner, audit) =>
+      guard(() =>
+        inTransaction(() => {
+          if (Number(db.prepare('UPDATE leads SET owner = ? WHERE reference = ?').run(owner ?? null, reference).changes) === 0) return false;
+          writeAudit(audit);
+          return true;
         }),
       ),
     personLeads: (match) =>
