@@ -36,7 +36,12 @@ export const exportCommand: Command = async (args, open) => {
       process.stdout.write(`Wrote ${plural(count, 'lead')} to ${output}, readable by you only.\n`);
     }
     // The audit trail records exports from the command line as from the office's page.
-    await store.audit.record({ at: new Date(), actor: commandLineActor(), action: 'exported', detail: `${plural(count, 'lead')}, ${format}` });
+    await store.audit.record({
+      at: new Date(),
+      actor: commandLineActor(),
+      action: 'exported',
+      detail: `Exported ${plural(count, 'lead')} (${format === 'csv' ? 'CSV' : 'JSON lines'}) from the command line.`,
+    });
   } finally {
     await store.close();
   }

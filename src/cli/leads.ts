@@ -47,7 +47,7 @@ try {
   await command(args, open);
 } catch (err) {
   if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    say(`${(err as Error).message}\n\n${USAGE}`);
+    say(err instanceof UsageError && !err.usage ? `leads ${name}: ${err.message}` : `${(err as Error).message}\n\n${USAGE}`);
     process.exit(2);
   }
   say(

@@ -40,10 +40,13 @@ the options to the command rather than to npm.)
       deletion records older than ${DELETION_RECORD_TEXT}. --dry-run only counts. Removing leads sooner than
       LEADS_RETENTION_DAYS asks first (or needs --yes when no one can answer).
 
-  user add <e-mail> | user remove <e-mail> | user list
+  user add <e-mail> [--role staff|owner] | user remove <e-mail> | user list
       The office page's accounts. add asks for the password (at least 12 characters), or reads
       it from standard input when that is not a terminal; on an existing account it sets a new
-      password and signs it out everywhere. remove deletes the account and ends its sessions.
+      password and signs it out everywhere. --role: staff work the leads (search, status, spam);
+      an owner also exports, deletes people on request and reads the audit trail. A new account
+      is an owner unless --role staff; an existing one keeps its role unless --role is given.
+      remove deletes the account and ends its sessions. list shows each account's role.
 
   backup <file>
       Write a consistent copy of the SQLite store to <file> while the server keeps running,
@@ -58,9 +61,17 @@ the options to the command rather than to npm.)
 Every command works on the store DATABASE_URL names. Exit status: 0 done, 1 failed, 2 wrong call.
 `;
 
-/** A wrong call: its message is printed with the usage, and the exit status is 2. */
+/**
+ * A wrong call: its message is printed with the usage, and the exit status is 2. A wrong answer to a
+ * question (a password too short) is said in its one line alone (`usage: false`).
+ */
 export class UsageError extends Error {
   override name = 'UsageError';
+  readonly usage: boolean;
+  constructor(message: string, options: { usage?: boolean } = {}) {
+    super(message);
+    this.usage = options.usage ?? true;
+  }
 }
 
 /** A date as the office writes it, in `timeZone`; a `UsageError` naming `option` otherwise. */

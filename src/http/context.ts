@@ -2,12 +2,15 @@
 import type { OfficePowers, PublicServices, RequestInfo } from '../roles/index.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import type { SignInDeps } from '../office/session.ts';
+import type { OfficeRole } from '../office/store.ts';
 
 export type { PublicServices, RequestInfo } from '../roles/index.ts';
 
 /** An office page's own, handed to it by the office guard once the session is checked. */
 export interface SignedInOffice {
   user: string;
+  /** What the account may do: the guard has already refused an owner's page to staff. */
+  role: OfficeRole;
   /** The session's token (its cookie). */
   token: string;
   powers: OfficePowers;

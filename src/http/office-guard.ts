@@ -11,6 +11,7 @@ import { sameOrigin } from './same-origin.ts';
 import { siteOrigins } from '../config/dev-origin.ts';
 import { sessionToken, sessionUser, spendAction } from '../office/session.ts';
 import { plural } from '../lib/text.ts';
+import { mayOpen, ownersOnly } from '../office/roles.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
 
 /** The office's forms are short: a status, a search, an e-mail and a password. */
@@ -51,8 +52,11 @@ export async function guardOffice(request: Request, url: URL, locals: ApiContext
     return officeText(405, 'The office page is read with GET and changed with its own forms (POST).', { Allow: 'GET, HEAD, POST' });
   }
   const token = sessionToken(request.headers.get('cookie'));
-  const user = await sessionUser(powers.sessions, token);
-  if (user) {
+  const account = await sessionUser(powers.sessions, token);
+  if (account) {
+    // The one place where a role is checked: an owner's page (or its action) is refused to staff, in words.
+    const may = mayOpen(account.role, url.pathname);
+    if (!may.allowed) return officeText(403, ownersOnly(may.what, account.email));
     if (request.method === 'POST') {
       const spent = await spendAction(powers.actionLimit, token!);
       if (!spent.allowed)
@@ -63,7 +67,7 @@ export async function guardOffice(request: Request, url: URL, locals: ApiContext
           { 'Retry-After': String(spent.resetSeconds) },
         );
     }
-    locals.office = { user, token: token!, powers };
+    locals.office = { user: account.email, role: account.role, token: token!, powers };
     return undefined;
   }
   if (url.pathname === SIGN_IN_PATH) {

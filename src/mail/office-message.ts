@@ -11,7 +11,7 @@ import { encodeWord } from 'nodemailer/lib/mime-funcs';
 import type { LeadRecord } from '../leads/lead.ts';
 import { formatUsPhone } from '../leads/phone.ts';
 import type { ServiceArea } from '../leads/service-area.ts';
-import { choiceWords, daysWords, textList, zipWords } from '../office/lead-words.ts';
+import { bedroomsWords, choiceWords, daysWords, textList, zipWords } from '../office/lead-words.ts';
 
 /** What every message shares: the office's addresses, the site and the company. */
 export interface OfficeMailSettings {
@@ -125,6 +125,8 @@ export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): O
     } else if (field === 'preferredDates') {
       const days = textList(lead.fields.preferredDates);
       if (days.length > 0) rows.push(`${label}: ${oneLine(daysWords(days), 200)}`);
+    } else if (field === 'bedrooms') {
+      rows.push(`${label}: ${oneLine(bedroomsWords(value(field)), 200)}`);
     } else if (field === 'frequency' || field === 'preferredContact') {
       rows.push(`${label}: ${oneLine(choiceWords(field, value(field)), 200)}`);
     } else if (MULTI_LINE.has(field)) {

@@ -34,7 +34,10 @@ export async function deleteOnRequest(records: Pick<LeadRecords, 'deletePerson'>
     at: now,
     actor,
     action: 'deleted on request',
-    detail: `${plural(removed.leads, 'lead')} and ${plural(removed.suspectedSpam, 'suspected spam submission')}, found by ${by}`,
+    detail:
+      removed.leads + removed.suspectedSpam === 0
+        ? `Served a deletion request by ${by}: nothing matched, so nothing was removed.`
+        : `Deleted ${removedWords(removed)} on request, found by ${by}.`,
   }));
 }
 

@@ -10,7 +10,7 @@ import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { LeadRecord } from '../leads/lead.ts';
 import type { LeadFilter, LeadRecords } from '../leads/store.ts';
-import { textList } from './lead-words.ts';
+import { bedroomsWords, textList } from './lead-words.ts';
 import { spreadsheetTime } from './local-time.ts';
 
 /** The JSON line of a lead: what the office and any later tool may need. */
@@ -40,7 +40,7 @@ const columns = (timeZone: string): ReadonlyArray<[string, (lead: LeadRecord) =>
   ['Phone (E.164)', (l) => l.phoneE164],
   ['Phone as typed', (l) => l.fields.phone],
   ['E-mail', (l) => l.fields.email],
-  ['Bedrooms', (l) => l.fields.bedrooms],
+  ['Bedrooms', (l) => bedroomsWords(l.fields.bedrooms)],
   ['Bathrooms', (l) => l.fields.bathrooms],
   ['Service', (l) => l.fields.service],
   ['Notes', (l) => l.fields.notes],

@@ -30,3 +30,19 @@ export function thisWeek(now: Date, timeZone: string): { from: string; to: strin
   const toSunday = (7 - new Date(noon).getUTCDay()) % 7;
   return { from, to: new Date(noon + toSunday * DAY_MS).toISOString().slice(0, 10) };
 }
+
+/** What the inbox's address says of the last change (one notice at a time). */
+const NOTICES = ['changed', 'to', 'noted', 'taken', 'let-go'];
+
+/**
+ * Where a change made from the inbox goes back to: the view it was made from (an address under
+ * `/office`, without the notice of the change before), else the inbox.
+ */
+export function backTo(back: string): URL {
+  const to = /^\/office(\?[^\s]*)?$/.test(back) ? new URL(back, 'http://office') : new URL('/office', 'http://office');
+  for (const name of NOTICES) to.searchParams.delete(name);
+  return to;
+}
+
+/** The inbox's filter by who has taken a lead: `mine`, `nobody`, or none. */
+export const OWNER_FILTERS = { mine: 'Mine', nobody: 'Nobody’s' } as const;

@@ -22,6 +22,12 @@ export const dayWords = (date: string): string => (ISO_DAY.test(date) ? dateWord
 /** The chosen days in words: "Sat 5 Dec, Mon 7 Dec". */
 export const daysWords = (dates: readonly string[]): string => dates.map(dayWords).join(', ');
 
+/** The number of bedrooms in words: "Studio" for none; any other value as it is ("3", "not sure"). */
+export const bedroomsWords = (value: unknown): string => {
+  const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+  return text === '0' ? 'Studio' : text;
+};
+
 /** A choice in words ("Every two weeks", "A text message"); a value the words do not know, as it is. */
 export function choiceWords(field: keyof typeof CHOICE_WORDS, value: string): string {
   const words: Record<string, string> = CHOICE_WORDS[field];

@@ -12,7 +12,7 @@ import { SESSION_IDLE_MS, SESSION_MAX_MS } from '../leads/retention.ts';
 import type { RateLimiter } from '../limiter/rate-limiter.ts';
 import { rateLimitKey } from '../limiter/submissions.ts';
 import { checkPassword, nobodysHash } from './passwords.ts';
-import type { AuditTrail, OfficeAccounts, OfficeSessions } from './store.ts';
+import type { AuditTrail, OfficeAccounts, OfficeSessions, SignedInAccount } from './store.ts';
 
 export const SESSION_COOKIE = 'office_session';
 
@@ -63,17 +63,26 @@ export async function signIn(deps: SignInDeps, given: { email: string; password:
   const matches = await checkPassword(given.password, stored ?? (await nobodysHash()));
   const token = randomBytes(32).toString('base64url');
   // The session starts only if the password is still the one just checked (not changed meanwhile).
-  const signedIn = { at: now, actor: email, action: 'signed in', detail: '' } as const;
+  const signedIn = { at: now, actor: email, action: 'signed in', detail: 'Signed in.' } as const;
   if (!stored || !matches || !(await deps.sessions.startSession(tokenHash(token), email, stored, now, signedIn))) {
     // Who tried which account from where, never what was typed as the password.
-    await deps.audit.record({ at: now, actor: email, action: 'sign-in refused', detail: `from ${given.client}` });
+    await deps.audit.record({
+      at: now,
+      actor: email,
+      action: 'sign-in refused',
+      detail: `Refused a sign-in from ${given.client}: a wrong password, or no such account.`,
+    });
     return { kind: 'refused' };
   }
   return { kind: 'signed_in', email, token };
 }
 
-/** The signed-in account of a session token, or `undefined` (no token, ended, or idle too long). */
-export async function sessionUser(sessions: Pick<OfficeSessions, 'touchSession'>, token: string | undefined, now = new Date()): Promise<string | undefined> {
+/** The signed-in account of a session token, with its role, or `undefined` (no token, ended, or idle too long). */
+export async function sessionUser(
+  sessions: Pick<OfficeSessions, 'touchSession'>,
+  token: string | undefined,
+  now = new Date(),
+): Promise<SignedInAccount | undefined> {
   if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
   return sessions.touchSession(
     tokenHash(token),
@@ -84,7 +93,7 @@ export async function sessionUser(sessions: Pick<OfficeSessions, 'touchSession'>
 
 /** Ends the session of `token`, with its line in the audit trail. */
 export async function signOut(sessions: Pick<OfficeSessions, 'endSession'>, token: string, email: string, now = new Date()): Promise<void> {
-  await sessions.endSession(tokenHash(token), { at: now, actor: email, action: 'signed out', detail: '' });
+  await sessions.endSession(tokenHash(token), { at: now, actor: email, action: 'signed out', detail: 'Signed out.' });
 }
 
 /** The `Set-Cookie` value that holds `token` (or, with `undefined`, removes the cookie). */

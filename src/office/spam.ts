@@ -43,7 +43,10 @@ export async function releaseSpam(
       at: now,
       actor,
       action: 'released from spam',
-      detail: t.reference === spam.reference ? `${t.reference} to the inbox` : `${spam.reference} to the inbox, where it was already ${t.reference}`,
+      detail:
+        t.kind === 'created'
+          ? `Moved ${t.reference} from suspected spam to the inbox.`
+          : `Removed ${spam.reference} from suspected spam: the inbox already had it as ${t.reference}.`,
     }));
     if (taken.kind === 'gone') return taken;
     return taken.kind === 'duplicate' ? { kind: 'already_a_lead', reference: taken.reference } : { kind: 'released', reference: taken.reference, wordingShown };

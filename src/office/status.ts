@@ -1,5 +1,6 @@
 /** Setting a lead's status, with who and when: the status and its line in the audit trail in one transaction. */
 import type { LeadStatus, OfficeInbox } from './store.ts';
+import { STATUS_WORDS } from './audit-words.ts';
 
 /** What became of a status change. */
 export type StatusChange = { kind: 'changed'; from: LeadStatus } | { kind: 'no such lead' };
@@ -15,7 +16,7 @@ export async function changeStatus(
     at: now,
     actor,
     action: 'set a status',
-    detail: `${reference}: ${from} to ${status}`,
+    detail: `Changed ${reference} from ${STATUS_WORDS[from]} to ${STATUS_WORDS[status]}.`,
   }));
   return changed ? { kind: 'changed', from: changed.from } : { kind: 'no such lead' };
 }

@@ -11,17 +11,34 @@ import type { FormType } from '../leads/schema.ts';
 export const LEAD_STATUSES = ['new', 'contacted', 'done'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
 
+/**
+ * What an account may do: staff work the leads (search, status, spam review and release); an owner
+ * also exports, deletes people on request and reads the audit trail.
+ */
+export const OFFICE_ROLES = ['owner', 'staff'] as const;
+export type OfficeRole = (typeof OFFICE_ROLES)[number];
+
+/** A signed-in account, as its session knows it. */
+export interface SignedInAccount {
+  email: string;
+  role: OfficeRole;
+}
+
 /** A member of the office's staff, as the operator created them (no password, not even hashed). */
 export interface OfficeUser {
   email: string;
+  role: OfficeRole;
   createdAt: Date;
   lastSignInAt: Date | undefined;
 }
 
 /** The staff's accounts: made and removed by the operator's command, checked at sign-in. */
 export interface OfficeAccounts {
-  /** Creates the account, or sets a new password on it (`audit` says which); resolves `true` when it is new. */
-  saveUser(email: string, passwordHash: string, at: Date, audit?: (created: boolean) => AuditEntry): Promise<boolean>;
+  /**
+   * Creates the account, or sets a new password on it (`audit` says which); resolves `true` when it
+   * is new. `role`: a new account's (an owner when not given), or an existing one's new role (kept when not given).
+   */
+  saveUser(email: string, passwordHash: string, at: Date, audit?: (created: boolean) => AuditEntry, role?: OfficeRole): Promise<boolean>;
   /** Removes the account and ends its sessions; resolves `false` when there was none (and records nothing). */
   removeUser(email: string, audit?: AuditEntry): Promise<boolean>;
   listUsers(): Promise<OfficeUser[]>;
@@ -38,11 +55,11 @@ export interface OfficeSessions {
    */
   startSession(tokenHash: string, email: string, passwordHash: string, at: Date, audit: AuditEntry): Promise<boolean>;
   /**
-   * The session's account if it was seen after `since.seenSince` and began after
+   * The session's account and its role if it was seen after `since.seenSince` and began after
    * `since.startedSince` (then marks it seen at `now`); `undefined` for a session that ended,
    * expired or never was.
    */
-  touchSession(tokenHash: string, since: { seenSince: Date; startedSince: Date }, now: Date): Promise<string | undefined>;
+  touchSession(tokenHash: string, since: { seenSince: Date; startedSince: Date }, now: Date): Promise<SignedInAccount | undefined>;
   endSession(tokenHash: string, audit?: AuditEntry): Promise<void>;
   /**
    * Keeps what the session searched for under a new random handle, so that the search text is never
@@ -56,9 +73,23 @@ export interface OfficeSessions {
 /** How many searches a session keeps for its back button and bookmarks. */
 export const SEARCHES_KEPT = 50;
 
+/** A note on a lead: who wrote it, when, and what was said on the call (kept with the lead, erased with it). */
+export interface LeadNote {
+  at: Date;
+  by: string;
+  text: string;
+}
+
+/** The longest note kept: a call's worth. */
+export const NOTE_MAX_LENGTH = 2000;
+
 /** A lead as the office's inbox shows it: the record, and where the office stands with it. */
 export interface InboxLead {
   lead: LeadRecord;
+  /** The member of staff who took it, if anyone has. */
+  owner: string | undefined;
+  /** Its notes, oldest first. */
+  notes: LeadNote[];
   status: LeadStatus;
   /** Who set the status, and when (none while it is `new` as it came). */
   statusBy: string | undefined;
@@ -75,6 +106,8 @@ export interface InboxQuery {
   until?: Date;
   /** The home's 5-digit ZIP code. */
   postalCode?: string;
+  /** Leads taken by this account (`{ email }`), or taken by nobody. */
+  owner?: { email: string } | 'nobody';
   /** Leads that name a preferred date from `from` to `to` (`YYYY-MM-DD`, both included). */
   visitBetween?: { from: string; to: string };
   /** At most this many, and how many newer ones to skip. */
@@ -90,6 +123,10 @@ export interface OfficeInbox {
    * `undefined` (nothing written) when there is no such lead.
    */
   setStatus(reference: string, status: LeadStatus, by: string, at: Date, audit: (from: LeadStatus) => AuditEntry): Promise<{ from: LeadStatus } | undefined>;
+  /** Adds `note` to the lead with `reference`, with `audit`'s line; `false` (nothing written) when there is no such lead. */
+  addNote(reference: string, note: LeadNote, audit: AuditEntry): Promise<boolean>;
+  /** Makes `owner` the lead's owner (`undefined`: nobody's), with `audit`'s line; `false` when there is no such lead. */
+  setOwner(reference: string, owner: string | undefined, audit: AuditEntry): Promise<boolean>;
   /** The leads of one person (by normalised e-mail or phone), newest first: what a deletion would remove. */
   personLeads(match: { kind: 'email' | 'phone'; value: string }): Promise<LeadRecord[]>;
 }
@@ -145,6 +182,8 @@ export interface AuditEntry extends AuditNote {
     | 'deleted on request'
     | 'set a status'
     | 'released from spam'
+    | 'added a note'
+    | 'set the owner'
     | 'account added'
     | 'account removed';
 }

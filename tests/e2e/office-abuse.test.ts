@@ -126,7 +126,7 @@ describe("the office's page against abuse, on SQLite", () => {
 
   it('pages suspected spam, finds a real customer under a flood, and shows what was caught as inert text', async () => {
     const first = await (await get('/office/spam')).text();
-    expect(first.match(/<li class="lead">/g)).toHaveLength(25);
+    expect(first.match(/<li class="lead caught">/g)).toHaveLength(25);
     expect(first.length).toBeLessThan(300_000);
     // The crafted submission, newest: its characters shown by code point, its address not a link.
     expect(first).toContain('Evil[U+202E]gnp.exe Hacker[U+0007]');
@@ -140,7 +140,7 @@ describe("the office's page against abuse, on SQLite", () => {
     const location = posted.headers.get('location')!;
     expect(location).toMatch(/^\/office\/spam\?search=[A-Za-z0-9_-]{16}$/);
     const found = await (await get(location)).text();
-    expect(found.match(/<li class="lead">/g)).toHaveLength(1);
+    expect(found.match(/<li class="lead caught">/g)).toHaveLength(1);
     expect(found).toContain(REAL.name);
   });
 

@@ -513,12 +513,25 @@ describe("the office's accounts and files, from the command line as docs/office.
   it('user add reads the password from standard input, refuses a short one, and list and remove say what they did', () => {
     const short = shell('npm run -s leads -- user add office@example.com', 'too short\n');
     expect(short.status).toBe(2);
-    expect(short.stderr).toContain('the password must have at least 12 characters; nothing was changed');
+    // One line says what is wrong, without the whole usage.
+    expect(short.stderr).toBe('leads user: the password has 9 characters; it needs at least 12. Nothing was changed.\n');
     const added = shell('npm run -s leads -- user add Office@Example.com', 'mop and bucket 2026\n');
     expect(added.status, added.stderr).toBe(0);
-    expect(added.stdout).toBe('Added office@example.com: they can sign in at /office.\n');
+    expect(added.stdout).toBe('Added office@example.com as an owner: they can sign in at /office.\n');
     expect(shell('npm run -s leads -- user add office@example.com', 'a new passphrase 2027\n').stdout).toContain('Set a new password for office@example.com');
-    expect(shell('npm run -s leads -- user list').stdout).toMatch(/^office@example\.com {2}added \d{4}-\d\d-\d\d \d\d:\d\d {2}never signed in\n$/);
+    expect(shell('npm run -s leads -- user list').stdout).toMatch(/^office@example\.com {2}owner {2}added \d{4}-\d\d-\d\d \d\d:\d\d {2}never signed in\n$/);
+    // Roles: a member of staff, made so or changed; a role that is neither is refused.
+    expect(shell('npm run -s leads -- user add helper@example.com --role staff', 'a helper passphrase 1\n').stdout).toBe(
+      'Added helper@example.com as staff: they can sign in at /office.\n',
+    );
+    expect(shell('npm run -s leads -- user list').stdout).toMatch(/^helper@example\.com {2}staff {2}added /);
+    expect(shell('npm run -s leads -- user add helper@example.com --role owner', 'a helper passphrase 2\n').stdout).toContain(
+      'Set a new password for helper@example.com, now an owner;',
+    );
+    const boss = shell('npm run -s leads -- user add helper@example.com --role boss', 'a helper passphrase 3\n');
+    expect(boss.status).toBe(2);
+    expect(boss.stderr).toContain('--role must be staff or owner (got "boss")');
+    expect(shell('npm run -s leads -- user remove helper@example.com').status).toBe(0);
     expect(shell('npm run -s leads -- user remove office@example.com').stdout).toBe('Removed office@example.com; their sessions have ended.\n');
     expect(shell('npm run -s leads -- user remove office@example.com').stdout).toBe('There is no account office@example.com: nothing was changed.\n');
     // The password is stored only as a slow, salted hash.
@@ -526,6 +539,21 @@ describe("the office's accounts and files, from the command line as docs/office.
     const everything = JSON.stringify(db.prepare('SELECT * FROM office_audit').all());
     db.close();
     expect(everything).not.toContain('mop and bucket');
+  });
+
+  it('user add on a terminal checks the password at the first answer, and says what is wrong in one line', () => {
+    // script(1) gives the command a terminal: the password is asked for, and a short one is refused before it is asked again.
+    const typed = spawnSync('script', ['-qec', 'npm run -s leads -- user add office@example.com', '/dev/null'], {
+      cwd: ROOT,
+      env: { ...childEnv(), DATABASE_URL: url },
+      input: 'too short\n',
+      encoding: 'utf8',
+    });
+    expect(typed.status).toBe(2);
+    expect(typed.stdout).toContain('Password (at least 12 characters; not shown)');
+    expect(typed.stdout).toContain('leads user: the password has 9 characters; it needs at least 12. Nothing was changed.');
+    expect(typed.stdout).not.toContain('The same password again');
+    expect(typed.stdout).not.toContain('usage:');
   });
 
   it('export --format csv > leads.csv writes a file whose first bytes are the byte-order mark, with no line of npm', async () => {

@@ -66,6 +66,11 @@ describe("the office's message about a lead", () => {
     expect(text).toContain(`Lead id: ${record.id}`);
   });
 
+  it('says "Studio" for a home with no bedrooms, and "not sure" as the customer said it', async () => {
+    expect((await delivered(lead(quote({ bedrooms: '0' })))).mail.text).toMatch(/^Bedrooms: Studio$/m);
+    expect((await delivered(lead(quote({ bedrooms: 'not sure' })))).mail.text).toMatch(/^Bedrooms: not sure$/m);
+  });
+
   it('words a contact message as one, with what it is about and the message', async () => {
     const record = lead(contact({ name: 'John Roe', helpWith: 'Rescheduling a visit', message: 'Friday to Monday?' }));
     const { mail } = await delivered(record);

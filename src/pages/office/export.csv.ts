@@ -50,7 +50,7 @@ export const GET: APIRoute = async ({ locals, url, request }) => {
       if (!whole) services.logger.info({ leads: tally.leads }, 'office export stopped before its end: the download was cancelled or failed');
     }
     await office.powers.audit
-      .record({ at: now, actor: office.user, action: 'exported', detail: `${plural(tally.leads, 'lead')}, ${what}, ${period}` })
+      .record({ at: now, actor: office.user, action: 'exported', detail: `Downloaded a spreadsheet of ${plural(tally.leads, 'lead')} (${what}, ${period}).` })
       .catch((err: unknown) => services.logger.error({ err }, 'office export: its audit entry could not be written'));
   }
   return new Response(pulledBody(download()), { headers });

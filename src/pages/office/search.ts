@@ -11,7 +11,7 @@ import { SEARCH_MAX_LENGTH } from '../../office/search.ts';
 export const prerender = false;
 
 /** The filters each list keeps in its address, as the form names them. */
-const FILTERS = { inbox: ['form', 'status', 'since', 'until', 'zip', 'visit'], spam: [] } as const;
+const FILTERS = { inbox: ['form', 'status', 'owner', 'since', 'until', 'zip', 'visit'], spam: [] } as const;
 const PATHS = { inbox: '/office', spam: '/office/spam' } as const;
 
 export const POST: APIRoute = async ({ locals, request }) => {

@@ -3,6 +3,7 @@ import type { APIRoute } from 'astro';
 import { LEAD_STATUSES, type LeadStatus } from '../../office/store.ts';
 import { officeText } from '../../http/office-guard.ts';
 import { changeStatus } from '../../office/status.ts';
+import { backTo } from '../../office/inbox-filters.ts';
 
 export const prerender = false;
 
@@ -12,7 +13,7 @@ export const POST: APIRoute = async ({ locals, request }) => {
   const reference = String(data.get('reference') ?? '');
   const status = String(data.get('status') ?? '') as LeadStatus;
   const back = String(data.get('back') ?? '');
-  const to = /^\/office(\?[^\s]*)?$/.test(back) ? new URL(back, 'http://office') : new URL('/office', 'http://office');
+  const to = backTo(back);
   if (!LEAD_STATUSES.includes(status)) return officeText(400, 'Choose new, contacted or done.');
   const changed = await changeStatus(office.powers.inbox, { reference, status }, office.user);
   if (changed.kind === 'no such lead')

@@ -14,12 +14,17 @@ import { postgresIntake, type PostgresStoreOptions } from './intake.ts';
 import { postgresKeys } from './keys.ts';
 import { postgresOutbox } from './outbox.ts';
 import { postgresRecords } from './records.ts';
+import { fillSearchText } from './search-text.ts';
 
 export type { PostgresStoreOptions } from './intake.ts';
 
 /** Opens a pool on `url`, applies migrations, and returns the store. */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<LeadStore & OfficeStore> {
   const handle = await openPostgresHandle(url);
+  await fillSearchText(handle).catch(async (err: unknown) => {
+    await handle.pool.end().catch(() => {});
+    throw err;
+  });
   const { takeIn, ...intake } = postgresIntake(handle, options);
   return {
     kind: 'postgres',

@@ -8,6 +8,7 @@ import type { PoolClient } from 'pg';
 import { receiptOf, type LeadRecord, type Receipt } from '../../leads/lead.ts';
 import { newReference } from '../../leads/reference.ts';
 import { zip5 } from '../../leads/service-area.ts';
+import { leadSearchFacts, searchText } from '../../office/search.ts';
 import { REPLAY_WINDOW_MS, type IdempotencyClaim, type LeadIntake, type SubmitOutcome } from '../../leads/store.ts';
 import type { PostgresHandle } from './handle.ts';
 
@@ -46,8 +47,8 @@ export function postgresIntake(handle: PostgresHandle, options: PostgresStoreOpt
     const insert = () =>
       c.query(
         `INSERT INTO leads (id, reference, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent,
-           postal_code, in_service_area)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (reference) DO NOTHING`,
+           postal_code, in_service_area, search_text)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (reference) DO NOTHING`,
         [
           lead.id,
           lead.reference,
@@ -60,6 +61,7 @@ export function postgresIntake(handle: PostgresHandle, options: PostgresStoreOpt
           lead.fingerprint,
           JSON.stringify(lead.consent),
           ...whereTheHomeIs(lead),
+          searchText(leadSearchFacts(lead)),
         ],
       );
     while ((await insert()).rowCount === 0) lead = { ...lead, reference: newReference(lead.formType) };

@@ -1,6 +1,6 @@
 /** The PostgreSQL store's office staff: their accounts, their sessions (shared by every instance), and each session's searches. */
 import { randomBytes } from 'node:crypto';
-import { SEARCHES_KEPT, type OfficeAccounts, type OfficeSessions } from '../../office/store.ts';
+import { SEARCHES_KEPT, type OfficeAccounts, type OfficeRole, type OfficeSessions } from '../../office/store.ts';
 import { writeAudit, type PostgresHandle } from './handle.ts';
 
 /** The staff's roles on `handle`. */
@@ -8,12 +8,13 @@ export function postgresStaff(handle: PostgresHandle): OfficeAccounts & OfficeSe
   const { pool, transaction, unavailable } = handle;
   const query = <R extends object>(sql: string, params: unknown[] = []) => pool.query<R>(sql, params).catch(unavailable);
   return {
-    saveUser: (email, passwordHash, at, audit) =>
+    saveUser: (email, passwordHash, at, audit, role) =>
       transaction(async (c) => {
         const { rows } = await c.query<{ inserted: boolean }>(
-          `INSERT INTO office_users (email, password_hash, created_at) VALUES ($1, $2, $3)
-           ON CONFLICT (email) DO UPDATE SET password_hash = excluded.password_hash RETURNING (xmax = 0) AS inserted`,
-          [email, passwordHash, at],
+          `INSERT INTO office_users (email, password_hash, created_at, role) VALUES ($1, $2, $3, coalesce($4, 'owner'))
+           ON CONFLICT (email) DO UPDATE SET password_hash = excluded.password_hash, role = coalesce($4, office_users.role)
+           RETURNING (xmax = 0) AS inserted`,
+          [email, passwordHash, at, role ?? null],
         );
         // A new password ends every session the old one opened.
         if (!rows[0]!.inserted) await c.query('DELETE FROM office_sessions WHERE email = $1', [email]);
@@ -29,10 +30,10 @@ export function postgresStaff(handle: PostgresHandle): OfficeAccounts & OfficeSe
       }),
     listUsers: async () =>
       (
-        await query<{ email: string; created_at: Date; last_sign_in_at: Date | null }>(
-          'SELECT email, created_at, last_sign_in_at FROM office_users ORDER BY email',
+        await query<{ email: string; role: OfficeRole; created_at: Date; last_sign_in_at: Date | null }>(
+          'SELECT email, role, created_at, last_sign_in_at FROM office_users ORDER BY email',
         )
-      ).rows.map((r) => ({ email: r.email, createdAt: r.created_at, lastSignInAt: r.last_sign_in_at ?? undefined })),
+      ).rows.map((r) => ({ email: r.email, role: r.role, createdAt: r.created_at, lastSignInAt: r.last_sign_in_at ?? undefined })),
     passwordHash: async (email) =>
       (await query<{ password_hash: string }>('SELECT password_hash FROM office_users WHERE email = $1', [email])).rows[0]?.password_hash,
 
@@ -49,13 +50,16 @@ export function postgresStaff(handle: PostgresHandle): OfficeAccounts & OfficeSe
         await writeAudit(c, audit);
         return true;
       }),
-    touchSession: async (tokenHash, since, now) =>
-      (
-        await query<{ email: string }>(
-          'UPDATE office_sessions SET last_seen_at = $4 WHERE token_hash = $1 AND last_seen_at >= $2 AND created_at >= $3 RETURNING email',
+    touchSession: async (tokenHash, since, now) => {
+      const row = (
+        await query<{ email: string; role: OfficeRole }>(
+          'UPDATE office_sessions SET last_seen_at = $4 WHERE token_hash = $1 AND last_seen_at >= $2 AND created_at >= $3 RETURNING email, ' +
+            '(SELECT role FROM office_users WHERE office_users.email = office_sessions.email) AS role',
           [tokenHash, since.seenSince, since.startedSince, now],
         )
-      ).rows[0]?.email,
+      ).rows[0];
+      return row && { email: row.email, role: row.role };
+    },
     endSession: (tokenHash, audit) =>
       transaction(async (c) => {
         await c.query('DELETE FROM office_sessions WHERE token_hash = $1', [tokenHash]);

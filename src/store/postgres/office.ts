@@ -2,13 +2,13 @@
  * The PostgreSQL store's office roles: the inbox with each lead's status, suspected spam kept aside,
  * and the audit trail (the staff's accounts and sessions are `office-staff.ts`).
  */
-import type { AuditEntry, AuditTrail, InboxQuery, LeadStatus, OfficeInbox, SpamFolder, SpamRelease, SuspectedSpam } from '../../office/store.ts';
+import type { AuditEntry, AuditTrail, InboxQuery, LeadNote, LeadStatus, OfficeInbox, SpamFolder, SpamRelease, SuspectedSpam } from '../../office/store.ts';
 import { REPLAY_WINDOW_MS } from '../../leads/store.ts';
 import { Lost, type TakeInTransaction } from './intake.ts';
-import { inboxSearch } from '../../office/search.ts';
+import { inboxSearch, searchText, spamSearchFacts } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type PostgresHandle, writeAudit } from './handle.ts';
 
-type InboxRow = LeadRow & { status: LeadStatus; status_by: string | null; status_at: Date | null };
+type InboxRow = LeadRow & { status: LeadStatus; status_by: string | null; status_at: Date | null; owner: string | null };
 type SpamRow = {
   id: string;
   reference: string;
@@ -28,29 +28,25 @@ const toSpam = (r: SpamRow): SuspectedSpam => ({
   meta: r.submission.meta,
 });
 
-/** Where a search looks in a table: SQL expressions of the name, the e-mail, the reference and the phone. */
-interface SearchColumns {
-  name: string;
-  email: string;
-  reference: string;
-  phone: string;
-}
+/** The tables a search looks in, and the key of their rows. */
+const LEADS = { table: 'leads', key: 'reference' } as const;
+const SPAM = { table: 'suspected_spam', key: 'id' } as const;
 
-/** The condition of one search (`inboxSearch`) over `columns`, its parameters added through `param`; none for an empty search. */
-function searchCondition(typed: string | undefined, columns: SearchColumns, param: (value: unknown) => string): string | undefined {
+/**
+ * The condition of one search (`inboxSearch`) over `on.table` (with `search_text` and `reference`),
+ * its parameters added through `param`; none for an empty search. The rows that match are found in
+ * the index of the folded text and the row's key (an index-only read where the table is vacuumed),
+ * then fetched by their key.
+ */
+function searchCondition(typed: string | undefined, on: typeof LEADS | typeof SPAM, param: (value: unknown) => string): string | undefined {
   const search = inboxSearch(typed);
   if (!search) return undefined;
   const any = [
-    `lower(${columns.name}) LIKE ${param(search.text)}`,
-    `${columns.email} LIKE ${param(search.text)}`,
-    ...(search.reference ? [`${columns.reference} LIKE ${param(search.reference)}`] : []),
-    ...(search.digits ? [`${columns.phone} LIKE ${param(search.digits)}`] : []),
+    ...search.text.map((pattern) => `found.search_text LIKE ${param(pattern)}`),
+    ...(search.referenceStart ? [`found.reference LIKE ${param(search.referenceStart)}`] : []),
   ];
-  return `(${any.join(' OR ')})`;
+  return `${on.table}.${on.key} IN (SELECT found.${on.key} FROM ${on.table} AS found WHERE ${any.join(' OR ')})`;
 }
-
-const LEAD_COLUMNS: SearchColumns = { name: "leads.fields->>'name'", email: 'leads.email_normalised', reference: 'leads.reference', phone: 'leads.phone_e164' };
-const SPAM_COLUMNS: SearchColumns = { name: "submission->'body'->>'name'", email: 'email_normalised', reference: 'reference', phone: 'phone_e164' };
 
 const WITH_DISCLOSURE =
   `SELECT leads.*, disclosures.text AS disclosure_text FROM leads LEFT JOIN disclosures ON disclosures.version = ` + `leads.consent->>'disclosureVersion'`;
@@ -65,13 +61,15 @@ export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction
       const where: string[] = [];
       const params: unknown[] = [];
       const param = (value: unknown) => `$${params.push(value)}`;
-      const search = searchCondition(q.search, LEAD_COLUMNS, param);
+      const search = searchCondition(q.search, LEADS, param);
       if (search) where.push(search);
       if (q.form) where.push(`leads.form_type = ${param(q.form)}`);
       if (q.status) where.push(`leads.status = ${param(q.status)}`);
       if (q.since) where.push(`leads.received_at >= ${param(q.since)}`);
       if (q.until) where.push(`leads.received_at < ${param(q.until)}`);
       if (q.postalCode) where.push(`leads.postal_code = ${param(q.postalCode)}`);
+      if (q.owner === 'nobody') where.push('leads.owner IS NULL');
+      else if (q.owner) where.push(`leads.owner = ${param(q.owner.email)}`);
       if (q.visitBetween)
         where.push(
           `EXISTS (SELECT 1 FROM json_array_elements_text(leads.fields->'preferredDates') AS d ` +
@@ -80,8 +78,20 @@ export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction
       const sql =
         `${WITH_DISCLOSURE} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY leads.received_at DESC, ` +
         `leads.id DESC LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}`;
-      return (await query<InboxRow>(sql, params)).rows.map((r) => ({
+      const { rows } = await query<InboxRow>(sql, params);
+      const notes = new Map<string, LeadNote[]>();
+      if (rows.length > 0)
+        for (const n of (
+          await query<{ lead_id: string; at: Date; author: string; text: string }>(
+            'SELECT lead_id, at, author, text FROM lead_notes WHERE lead_id = ANY($1) ORDER BY at, id',
+            [rows.map((r) => r.id)],
+          )
+        ).rows)
+          notes.set(n.lead_id, [...(notes.get(n.lead_id) ?? []), { at: n.at, by: n.author, text: n.text }]);
+      return rows.map((r) => ({
         lead: rowToLead(r),
+        owner: r.owner ?? undefined,
+        notes: notes.get(r.id) ?? [],
         status: r.status,
         statusBy: r.status_by ?? undefined,
         statusAt: r.status_at ?? undefined,
@@ -95,6 +105,24 @@ export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction
         await writeAudit(c, audit(rows[0].status));
         return { from: rows[0].status };
       }),
+    addNote: (reference, note, audit) =>
+      transaction(async (c) => {
+        const added = await c.query('INSERT INTO lead_notes (lead_id, at, author, text) SELECT id, $2, $3, $4 FROM leads WHERE reference = $1', [
+          reference,
+          note.at,
+          note.by,
+          note.text,
+        ]);
+        if ((added.rowCount ?? 0) === 0) return false;
+        await writeAudit(c, audit);
+        return true;
+      }),
+    setOwner: (reference, owner, audit) =>
+      transaction(async (c) => {
+        if (((await c.query('UPDATE leads SET owner = $2 WHERE reference = $1', [reference, owner ?? null])).rowCount ?? 0) === 0) return false;
+        await writeAudit(c, audit);
+        return true;
+      }),
     personLeads: async (match) => {
       const column = match.kind === 'email' ? 'email_normalised' : 'phone_e164';
       return (await query<LeadRow>(`${WITH_DISCLOSURE} WHERE leads.${column} = $1 ORDER BY leads.received_at DESC, leads.id DESC`, [match.value])).rows.map(
@@ -102,25 +130,29 @@ export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction
       );
     },
 
-    keepSpam: async (spam, person) =>
-      void (await query(
-        'INSERT INTO suspected_spam (id, reference, form_type, received_at, reason, submission, email_normalised, ' +
-          'phone_e164) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-        [
-          spam.id,
-          spam.reference,
-          spam.formType,
-          spam.receivedAt,
-          spam.reason,
-          JSON.stringify({ body: spam.body, meta: spam.meta }),
-          person.emailNormalised,
-          person.phoneE164,
-        ],
-      )),
+    keepSpam: (spam, person) =>
+      transaction(async (c) => {
+        const facts = spamSearchFacts(spam, person);
+        await c.query(
+          'INSERT INTO suspected_spam (id, reference, form_type, received_at, reason, submission, email_normalised, ' +
+            'phone_e164, search_text) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+          [
+            spam.id,
+            spam.reference,
+            spam.formType,
+            spam.receivedAt,
+            spam.reason,
+            JSON.stringify({ body: spam.body, meta: spam.meta }),
+            person.emailNormalised,
+            person.phoneE164,
+            searchText(facts),
+          ],
+        );
+      }),
     listSpam: async (q) => {
       const params: unknown[] = [];
       const param = (value: unknown) => `$${params.push(value)}`;
-      const search = searchCondition(q.search, SPAM_COLUMNS, param);
+      const search = searchCondition(q.search, SPAM, param);
       const sql =
         `SELECT * FROM suspected_spam ${search ? `WHERE ${search}` : ''} ORDER BY received_at DESC, id LIMIT ` + `${param(q.limit)} OFFSET ${param(q.offset)}`;
       return (await query<SpamRow>(sql, params)).rows.map(toSpam);

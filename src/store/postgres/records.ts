@@ -4,6 +4,7 @@
  * what is past its time, in short transactions that instances purging at once never wait on.
  */
 import pg from 'pg';
+import { ERASED_LEAD } from '../../office/audit-words.ts';
 import type { DeletionRecord, LeadFilter, LeadRecords, PersonMatch, Removed } from '../../leads/store.ts';
 import { rowToLead, type LeadRow, type PostgresHandle, writeAudit } from './handle.ts';
 
@@ -64,13 +65,13 @@ export function postgresRecords(handle: PostgresHandle): LeadRecords {
         await c.query(`SELECT id FROM leads WHERE ${personColumn(match)} = $1 FOR UPDATE`, [match.value]);
         const removed = await countPerson(c, match);
         const leads = `SELECT id FROM leads WHERE ${personColumn(match)} = $1`;
-        // The office's audit trail names leads by reference: an erased person's become "a deleted lead".
+        // The office's audit trail names leads by reference: an erased person's become `ERASED_LEAD`.
         const { rows: references } = await c.query<{ reference: string }>(
           `SELECT reference FROM leads WHERE ${personColumn(match)} = $1 UNION SELECT reference FROM suspected_spam WHERE ${personColumn(match)} = $1`,
           [match.value],
         );
         for (const { reference } of references)
-          await c.query("UPDATE office_audit SET detail = replace(detail, $1, 'a deleted lead') WHERE strpos(detail, $1) > 0", [reference]);
+          await c.query('UPDATE office_audit SET detail = replace(detail, $1, $2) WHERE strpos(detail, $1) > 0', [reference, ERASED_LEAD]);
         await c.query(`DELETE FROM idempotency_keys WHERE lead_id IN (${leads})`, [match.value]);
         await c.query(`DELETE FROM lead_fingerprints WHERE lead_id IN (${leads})`, [match.value]);
         await c.query(`DELETE FROM leads WHERE ${personColumn(match)} = $1`, [match.value]);

@@ -12,12 +12,14 @@ import { sqliteIntake, type SqliteStoreOptions } from './intake.ts';
 import { sqliteKeys } from './keys.ts';
 import { sqliteOutbox } from './outbox.ts';
 import { sqliteRecords } from './records.ts';
+import { fillSearchText } from './search-text.ts';
 
 export type { SqliteStoreOptions } from './intake.ts';
 
 /** Opens (creating if needed) the SQLite store at `path`, applies migrations and checks its settings. */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = { groupCommit: true }): LeadStore & OfficeStore {
   const handle = openSqliteHandle(path, options.log);
+  fillSearchText(handle);
   const { flush, takeIn, ...intake } = sqliteIntake(handle, options);
   return {
     kind: 'sqlite',

@@ -6,6 +6,7 @@
 import { receiptOf, type LeadRecord } from '../../leads/lead.ts';
 import { newReference } from '../../leads/reference.ts';
 import { zip5 } from '../../leads/service-area.ts';
+import { leadSearchFacts, searchText } from '../../office/search.ts';
 import { REPLAY_WINDOW_MS, type IdempotencyClaim, type LeadIntake, type SubmitOutcome } from '../../leads/store.ts';
 import type { SqliteHandle, StoreLog } from './handle.ts';
 
@@ -47,8 +48,8 @@ export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions):
   // A reference another lead has already: nothing is inserted, and the lead draws a new one.
   const insertLead = db.prepare(
     `INSERT INTO leads (id, reference, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent,
-       postal_code, in_service_area)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (reference) DO NOTHING`,
+       postal_code, in_service_area, search_text)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (reference) DO NOTHING`,
   );
   const saveKey = db.prepare(
     `INSERT INTO idempotency_keys (key, request_hash, lead_id, response, created_at) VALUES (?, ?, ?, ?, ?)
@@ -95,6 +96,7 @@ export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions):
         lead.fingerprint,
         consent,
         ...whereTheHomeIs(lead),
+        searchText(leadSearchFacts(lead)),
       );
     while (Number(insert().changes) === 0) lead = { ...lead, reference: newReference(lead.formType) };
     if (lead.disclosure) insertDisclosure.run(lead.disclosure.version, lead.disclosure.text, lead.receivedAt);

@@ -159,6 +159,39 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX leads_by_postal_code ON leads (postal_code, received_at);
     `,
   },
+  {
+    version: 10,
+    name: "the office's search that forgives: a folded name, e-mail and phone digits on every lead and caught submission, in an index of their own",
+    // Filled in by the store as it opens (`fillSearchText`): folding is the code's (`fold`), not SQL's.
+    // A search reads the index (the folded text and the row's key) alone, never the rows.
+    sql: `
+      ALTER TABLE leads ADD COLUMN search_text TEXT;
+      ALTER TABLE suspected_spam ADD COLUMN search_text TEXT;
+      CREATE INDEX leads_by_search ON leads (search_text, reference);
+      CREATE INDEX suspected_spam_by_search ON suspected_spam (search_text, reference, id);
+    `,
+  },
+  {
+    version: 11,
+    name: "the office's roles: staff work the leads; owners also export, delete people and read the audit trail (every account so far an owner)",
+    sql: `ALTER TABLE office_users ADD COLUMN role TEXT NOT NULL DEFAULT 'owner' CHECK (role IN ('owner', 'staff'));`,
+  },
+  {
+    version: 12,
+    name: 'working as a team: notes on a lead, kept and erased with it, and who has taken it',
+    sql: `
+      ALTER TABLE leads ADD COLUMN owner TEXT;
+      CREATE INDEX leads_by_owner ON leads (owner, received_at);
+      CREATE TABLE lead_notes (
+        id INTEGER PRIMARY KEY,
+        lead_id TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        at TEXT NOT NULL,
+        author TEXT NOT NULL,
+        text TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX lead_notes_by_lead ON lead_notes (lead_id, at);
+    `,
+  },
 ];
 
 /** Applies the migrations this database has not seen yet, in one transaction; then, if one asks, rebuilds the file. */

@@ -1,6 +1,6 @@
 /** The SQLite store's office staff: their accounts, their sessions, and each session's searches. */
 import { randomBytes } from 'node:crypto';
-import { SEARCHES_KEPT, type OfficeAccounts, type OfficeSessions } from '../../office/store.ts';
+import { SEARCHES_KEPT, type OfficeAccounts, type OfficeRole, type OfficeSessions } from '../../office/store.ts';
 import type { SqliteHandle } from './handle.ts';
 
 /** The staff's roles on `handle`. */
@@ -8,15 +8,21 @@ export function sqliteStaff(handle: SqliteHandle): OfficeAccounts & OfficeSessio
   const { db, guard, inTransaction, writeAudit } = handle;
   const iso = (d: Date) => d.toISOString();
   return {
-    saveUser: (email, passwordHash, at, audit) =>
+    saveUser: (email, passwordHash, at, audit, role) =>
       guard(() =>
         inTransaction(() => {
           const existed = db.prepare('SELECT 1 FROM office_users WHERE email = ?').get(email) !== undefined;
           if (existed) {
-            db.prepare('UPDATE office_users SET password_hash = ? WHERE email = ?').run(passwordHash, email);
+            db.prepare('UPDATE office_users SET password_hash = ?, role = coalesce(?, role) WHERE email = ?').run(passwordHash, role ?? null, email);
             // A new password ends every session the old one opened.
             db.prepare('DELETE FROM office_sessions WHERE email = ?').run(email);
-          } else db.prepare('INSERT INTO office_users (email, password_hash, created_at) VALUES (?, ?, ?)').run(email, passwordHash, iso(at));
+          } else
+            db.prepare('INSERT INTO office_users (email, password_hash, created_at, role) VALUES (?, ?, ?, ?)').run(
+              email,
+              passwordHash,
+              iso(at),
+              role ?? 'owner',
+            );
           if (audit) writeAudit(audit(!existed));
           return !existed;
         }),
@@ -32,11 +38,14 @@ export function sqliteStaff(handle: SqliteHandle): OfficeAccounts & OfficeSessio
       ),
     listUsers: () =>
       guard(() =>
-        (db.prepare('SELECT email, created_at, last_sign_in_at FROM office_users ORDER BY email').all() as Array<Record<string, string | null>>).map((r) => ({
-          email: r.email!,
-          createdAt: new Date(r.created_at!),
-          lastSignInAt: r.last_sign_in_at ? new Date(r.last_sign_in_at) : undefined,
-        })),
+        (db.prepare('SELECT email, role, created_at, last_sign_in_at FROM office_users ORDER BY email').all() as Array<Record<string, string | null>>).map(
+          (r) => ({
+            email: r.email!,
+            role: r.role as OfficeRole,
+            createdAt: new Date(r.created_at!),
+            lastSignInAt: r.last_sign_in_at ? new Date(r.last_sign_in_at) : undefined,
+          }),
+        ),
       ),
     passwordHash: (email) =>
       guard(() => (db.prepare('SELECT password_hash FROM office_users WHERE email = ?').get(email) as { password_hash: string } | undefined)?.password_hash),
@@ -59,9 +68,12 @@ export function sqliteStaff(handle: SqliteHandle): OfficeAccounts & OfficeSessio
     touchSession: (tokenHash, since, now) =>
       guard(() => {
         const row = db
-          .prepare('UPDATE office_sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at >= ? AND created_at >= ? RETURNING email')
-          .get(iso(now), tokenHash, iso(since.seenSince), iso(since.startedSince)) as { email: string } | undefined;
-        return row?.email;
+          .prepare(
+            'UPDATE office_sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at >= ? AND created_at >= ? RETURNING email, ' +
+              '(SELECT role FROM office_users WHERE office_users.email = office_sessions.email) AS role',
+          )
+          .get(iso(now), tokenHash, iso(since.seenSince), iso(since.startedSince)) as { email: string; role: OfficeRole } | undefined;
+        return row && { email: row.email, role: row.role };
       }),
     endSession: (tokenHash, audit) =>
       guard(() =>

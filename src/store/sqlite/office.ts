@@ -2,12 +2,12 @@
  * The SQLite store's office roles: the inbox with each lead's status, suspected spam kept aside, and
  * the audit trail (the staff's accounts and sessions are `office-staff.ts`).
  */
-import type { AuditEntry, AuditTrail, InboxQuery, LeadStatus, OfficeInbox, SpamFolder, SpamRelease, SuspectedSpam } from '../../office/store.ts';
+import type { AuditEntry, AuditTrail, InboxQuery, LeadNote, LeadStatus, OfficeInbox, SpamFolder, SpamRelease, SuspectedSpam } from '../../office/store.ts';
 import type { TakeInTransaction } from './intake.ts';
-import { inboxSearch } from '../../office/search.ts';
+import { inboxSearch, searchText, spamSearchFacts } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
 
-type InboxRow = LeadRow & { status: LeadStatus; status_by: string | null; status_at: string | null };
+type InboxRow = LeadRow & { status: LeadStatus; status_by: string | null; status_at: string | null; owner: string | null };
 type SpamRow = {
   id: string;
   reference: string;
@@ -22,47 +22,49 @@ const toSpam = (r: SpamRow): SuspectedSpam => {
   return { id: r.id, reference: r.reference, formType: r.form_type, receivedAt: new Date(r.received_at), reason: r.reason, body, meta };
 };
 
-/** Where a search looks in a table: SQL expressions of the name, the e-mail, the reference and the phone. */
-interface SearchColumns {
-  name: string;
-  email: string;
-  reference: string;
-  phone: string;
-}
+/** The tables a search looks in, and the key of their rows. */
+const LEADS = { table: 'leads', key: 'reference' } as const;
+const SPAM = { table: 'suspected_spam', key: 'id' } as const;
 
-/** The condition of one search (`inboxSearch`) over `columns`, its parameters added to `params`; none for an empty search. */
-function searchCondition(typed: string | undefined, columns: SearchColumns, params: Array<string | number>): string | undefined {
+/**
+ * The condition of one search (`inboxSearch`) over `on.table` (with `search_text` and `reference`),
+ * its parameters added to `params`; none for an empty search. The rows that match are found in the
+ * index of the folded text and the row's key alone (a narrow read), then fetched by their key.
+ */
+function searchCondition(typed: string | undefined, on: typeof LEADS | typeof SPAM, params: Array<string | number>): string | undefined {
   const search = inboxSearch(typed);
   if (!search) return undefined;
-  const any = [`office_fold(${columns.name}) LIKE ? ESCAPE '\\'`, `${columns.email} LIKE ? ESCAPE '\\'`];
-  params.push(search.text, search.text);
-  if (search.reference) {
-    any.push(`${columns.reference} LIKE ?`);
-    params.push(search.reference);
+  const any = search.text.map(() => "search_text LIKE ? ESCAPE '\\'");
+  params.push(...search.text);
+  if (search.referenceStart) {
+    any.push('reference LIKE ?');
+    params.push(search.referenceStart);
   }
-  if (search.digits) {
-    any.push(`${columns.phone} LIKE ? ESCAPE '\\'`);
-    params.push(search.digits);
-  }
-  return `(${any.join(' OR ')})`;
+  return `${on.key} IN (SELECT ${on.key} FROM ${on.table} INDEXED BY ${on.table}_by_search WHERE ${any.join(' OR ')})`;
 }
-
-const LEAD_COLUMNS: SearchColumns = { name: "json_extract(fields, '$.name')", email: 'email_normalised', reference: 'reference', phone: 'phone_e164' };
-const SPAM_COLUMNS: SearchColumns = { name: "json_extract(submission, '$.body.name')", email: 'email_normalised', reference: 'reference', phone: 'phone_e164' };
 
 /** The office's roles on `handle`; `takeIn` takes a released submission in as the intake would. */
 export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): OfficeInbox & SpamFolder & AuditTrail {
   const { db, guard, inTransaction, eraseFromWal, writeAudit } = handle;
   const iso = (d: Date) => d.toISOString();
-  // SQLite's lower() folds ASCII only: "zoë" must find "ZOË", as on PostgreSQL.
-  db.function('office_fold', { deterministic: true }, (text) => (typeof text === 'string' ? text.toLowerCase() : text));
+
+  /** The notes of the leads `ids`, oldest first, by lead. */
+  const notesOf = (ids: string[]): Map<string, LeadNote[]> => {
+    const byLead = new Map<string, LeadNote[]>();
+    if (ids.length === 0) return byLead;
+    const rows = db
+      .prepare(`SELECT lead_id, at, author, text FROM lead_notes WHERE lead_id IN (${ids.map(() => '?').join(', ')}) ORDER BY at, id`)
+      .all(...ids) as Array<{ lead_id: string; at: string; author: string; text: string }>;
+    for (const r of rows) byLead.set(r.lead_id, [...(byLead.get(r.lead_id) ?? []), { at: new Date(r.at), by: r.author, text: r.text }]);
+    return byLead;
+  };
 
   return {
     inbox: (query: InboxQuery) =>
       guard(() => {
         const where: string[] = [];
         const params: Array<string | number> = [];
-        const search = searchCondition(query.search, LEAD_COLUMNS, params);
+        const search = searchCondition(query.search, LEADS, params);
         if (search) where.push(search);
         for (const [condition, value] of [
           ['form_type = ?', query.form],
@@ -70,19 +72,25 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): O
           ['received_at >= ?', query.since && iso(query.since)],
           ['received_at < ?', query.until && iso(query.until)],
           ['postal_code = ?', query.postalCode],
+          ['owner = ?', typeof query.owner === 'object' ? query.owner.email : undefined],
         ] as const)
           if (value !== undefined) {
             where.push(condition);
             params.push(value);
           }
+        if (query.owner === 'nobody') where.push('owner IS NULL');
         if (query.visitBetween) {
           where.push("EXISTS (SELECT 1 FROM json_each(leads.fields, '$.preferredDates') WHERE value BETWEEN ? AND ?)");
           params.push(query.visitBetween.from, query.visitBetween.to);
         }
         const sql = `SELECT * FROM leads ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?`;
         const disclosureText = handle.disclosureTexts();
-        return (db.prepare(sql).all(...params, query.limit, query.offset) as unknown as InboxRow[]).map((r) => ({
+        const rows = db.prepare(sql).all(...params, query.limit, query.offset) as unknown as InboxRow[];
+        const notes = notesOf(rows.map((r) => r.id));
+        return rows.map((r) => ({
           lead: rowToLead(r, disclosureText),
+          owner: r.owner ?? undefined,
+          notes: notes.get(r.id) ?? [],
           status: r.status,
           statusBy: r.status_by ?? undefined,
           statusAt: r.status_at ? new Date(r.status_at) : undefined,
@@ -98,6 +106,25 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): O
           return { from: row.status };
         }),
       ),
+    addNote: (reference, note, audit) =>
+      guard(() =>
+        inTransaction(() => {
+          const added = db
+            .prepare('INSERT INTO lead_notes (lead_id, at, author, text) SELECT id, ?, ?, ? FROM leads WHERE reference = ?')
+            .run(iso(note.at), note.by, note.text, reference);
+          if (Number(added.changes) === 0) return false;
+          writeAudit(audit);
+          return true;
+        }),
+      ),
+    setOwner: (reference, owner, audit) =>
+      guard(() =>
+        inTransaction(() => {
+          if (Number(db.prepare('UPDATE leads SET owner = ? WHERE reference = ?').run(owner ?? null, reference).changes) === 0) return false;
+          writeAudit(audit);
+          return true;
+        }),
+      ),
     personLeads: (match) =>
       guard(() => {
         const column = match.kind === 'email' ? 'email_normalised' : 'phone_e164';
@@ -108,28 +135,29 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): O
       }),
 
     keepSpam: (spam, person) =>
-      guard(
-        () =>
-          void db
-            .prepare(
-              'INSERT INTO suspected_spam (id, reference, form_type, received_at, reason, submission, email_normalised, ' +
-                'phone_e164) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-            )
-            .run(
-              spam.id,
-              spam.reference,
-              spam.formType,
-              iso(spam.receivedAt),
-              spam.reason,
-              JSON.stringify({ body: spam.body, meta: spam.meta }),
-              person.emailNormalised,
-              person.phoneE164,
-            ),
+      guard(() =>
+        inTransaction(() => {
+          const facts = spamSearchFacts(spam, person);
+          db.prepare(
+            'INSERT INTO suspected_spam (id, reference, form_type, received_at, reason, submission, email_normalised, ' +
+              'phone_e164, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          ).run(
+            spam.id,
+            spam.reference,
+            spam.formType,
+            iso(spam.receivedAt),
+            spam.reason,
+            JSON.stringify({ body: spam.body, meta: spam.meta }),
+            person.emailNormalised,
+            person.phoneE164,
+            searchText(facts),
+          );
+        }),
       ),
     listSpam: (query) =>
       guard(() => {
         const params: Array<string | number> = [];
-        const search = searchCondition(query.search, SPAM_COLUMNS, params);
+        const search = searchCondition(query.search, SPAM, params);
         const sql = `SELECT * FROM suspected_spam ${search ? `WHERE ${search}` : ''} ORDER BY received_at DESC, id LIMIT ? OFFSET ?`;
         return (db.prepare(sql).all(...params, query.limit, query.offset) as SpamRow[]).map(toSpam);
       }),

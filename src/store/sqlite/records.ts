@@ -3,6 +3,7 @@
  * a person's leads counted and deleted on request with a deletion record, and the purge of what is
  * past its time, each deletion's bytes overwritten and the log emptied after it.
  */
+import { ERASED_LEAD } from '../../office/audit-words.ts';
 import type { DeletionRecord, LeadFilter, LeadRecords, PersonMatch, Purged, Removed } from '../../leads/store.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
 
@@ -59,12 +60,12 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
       const removed = await guard(() =>
         inTransaction(() => {
           const removed = countPerson(match);
-          // The office's audit trail names leads by reference: an erased person's become "a deleted lead".
+          // The office's audit trail names leads by reference: an erased person's become `ERASED_LEAD`.
           const references = db
             .prepare(`SELECT reference FROM leads WHERE ${personColumn(match)} = ? UNION SELECT reference FROM suspected_spam WHERE ${personColumn(match)} = ?`)
             .all(match.value, match.value) as Array<{ reference: string }>;
-          const forget = db.prepare("UPDATE office_audit SET detail = replace(detail, ?, 'a deleted lead') WHERE instr(detail, ?) > 0");
-          for (const { reference } of references) forget.run(reference, reference);
+          const forget = db.prepare('UPDATE office_audit SET detail = replace(detail, ?, ?) WHERE instr(detail, ?) > 0');
+          for (const { reference } of references) forget.run(reference, ERASED_LEAD, reference);
           db.prepare(`DELETE FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${personColumn(match)} = ?)`).run(match.value);
           db.prepare(`DELETE FROM leads WHERE ${personColumn(match)} = ?`).run(match.value);
           db.prepare(`DELETE FROM suspected_spam WHERE ${personColumn(match)} = ?`).run(match.value);

@@ -1,0 +1,30 @@
+/**
+ * What each role of the office may open: staff work the leads (the inbox, its search and statuses,
+ * suspected spam and its release); the pages that export every customer, delete people on request
+ * or show the audit trail are an owner's. Checked in one place, the office guard, and shown in the
+ * menu, so that staff are not offered what they cannot open.
+ */
+import type { OfficeRole } from './store.ts';
+
+/** An owner's pages, and what each is for, as a member of staff who opens one reads it. */
+const OWNERS_PAGES: ReadonlyArray<[path: string, what: string]> = [
+  ['/office/export', 'Exporting the leads'],
+  ['/office/export.csv', 'Exporting the leads'],
+  ['/office/delete', 'Deleting a person’s details on request'],
+  ['/office/system', 'The System page, with what the office did'],
+];
+
+/** Whether an account of `role` may open `path`; when not, what the page is for. */
+export function mayOpen(role: OfficeRole, path: string): { allowed: true } | { allowed: false; what: string } {
+  if (role === 'owner') return { allowed: true };
+  const page = OWNERS_PAGES.find(([p]) => path === p || path === `${p}/`);
+  return page ? { allowed: false, what: page[1] } : { allowed: true };
+}
+
+/** A role in the office's words. */
+export const ROLE_WORDS: Record<OfficeRole, string> = { owner: 'an owner', staff: 'staff' };
+
+/** What a member of staff reads on an owner's page, and what to do. */
+export const ownersOnly = (what: string, email: string): string =>
+  `${what} is for the company’s owners only: it shows or removes every customer’s details. You are signed in as ${email}, ` +
+  'a member of staff: you can work the leads in the inbox and in suspected spam. If this needs doing, ask an owner.';
