@@ -14,10 +14,25 @@ const OWNERS_PAGES: ReadonlyArray<[path: string, what: string]> = [
   ['/office/system', 'The System page, with what the office did'],
 ];
 
+/** A path as the routes match it: decoded, repeated slashes as one, no slash at its end, any case. */
+function routed(path: string): string {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Not valid percent-encoding: matched as it is.
+  }
+  return decoded
+    .replace(/\/{2,}/g, '/')
+    .replace(/(.)\/$/, '$1')
+    .toLowerCase();
+}
+
 /** Whether an account of `role` may open `path`; when not, what the page is for. */
 export function mayOpen(role: OfficeRole, path: string): { allowed: true } | { allowed: false; what: string } {
   if (role === 'owner') return { allowed: true };
-  const page = OWNERS_PAGES.find(([p]) => path === p || path === `${p}/`);
+  const asked = routed(path);
+  const page = OWNERS_PAGES.find(([p]) => asked === p);
   return page ? { allowed: false, what: page[1] } : { allowed: true };
 }
 

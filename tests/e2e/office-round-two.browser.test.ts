@@ -197,6 +197,9 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
     const cookie = await signedIn(server.url, helper);
     const refused = await officePost(server.url, '/office/delete', { person: 'rhoda.roles@example.com', confirm: 'yes' }, cookie);
     expect(refused.status).toBe(403);
+    // However the address of an owner's page is written.
+    for (const path of ['/office/%65xport', '/office//delete', '/office/system/', '/office/Export.csv'])
+      expect((await fetch(`${server.url}${path}`, { redirect: 'manual', headers: { Cookie: cookie } })).status, path).toBe(403);
     const { context, page } = await visitor();
     await signIn(page);
     await search(page, reference);

@@ -30,7 +30,7 @@ describe('what each role may open', () => {
   it('lets staff work the leads, and keeps the export, deletion and the System page for owners', () => {
     for (const path of ['/office', '/office/spam', '/office/search', '/office/status', '/office/sign-out'])
       expect(mayOpen('staff', path), path).toEqual({ allowed: true });
-    for (const path of ['/office/export', '/office/export.csv', '/office/delete', '/office/system', '/office/system/'])
+    for (const path of ['/office/export', '/office/export.csv', '/office/delete', '/office/system', '/office/system/', '/office//%65xport', '/office/DELETE'])
       expect(mayOpen('staff', path), path).toMatchObject({ allowed: false });
     for (const path of ['/office/export', '/office/delete', '/office/system']) expect(mayOpen('owner', path)).toEqual({ allowed: true });
   });
