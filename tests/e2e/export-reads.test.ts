@@ -132,6 +132,6 @@ describe('the office export on a store of 20,000 leads', () => {
     expect(slow.received.bytes).toBeGreaterThan(LEADS * 200);
     expect(peak - before).toBeLessThan(30);
     await until(() => exports().length === recorded + 1, 'the audit entry');
-    expect(exports().at(-1)).toBe(`${LEADS - 1} leads, both forms, the start to now`);
+    expect(exports().at(-1)).toBe(`Downloaded a spreadsheet of ${LEADS - 1} leads (both forms, the start to now).`);
   }, 120_000);
 });
