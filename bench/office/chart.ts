@@ -7,9 +7,9 @@ import type { StoreFigures } from './measure.ts';
 import { OPERATIONS } from './measure.ts';
 
 const COLOURS = ['#1b6ca8', '#4f9d2d', '#c0392b', '#8e44ad', '#d35400', '#16a085', '#7f8c8d', '#2c3e50'];
-const W = 820;
+const W = 840;
 const H = 480;
-const PAD = { left: 70, right: 250, top: 50, bottom: 60 };
+const PAD = { left: 70, right: 270, top: 50, bottom: 60 };
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const log = Math.log10;

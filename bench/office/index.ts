@@ -112,7 +112,8 @@ export async function officeBench({ smoke }: { smoke: boolean }): Promise<Office
   console.log(
     `start-up: empty ${startup.emptyMs} ms, ${Object.entries(startup.byLeads)
       .map(([k, v]) => `${n(Number(k))} leads ${v} ms`)
-      .join(', ')}; ` + `purge: ${purge.removed} leads in ${purge.purgeMs} ms, ${purge.overlapMs} ms of it while leads came (${purge.leadsDuring} leads)`,
+      .join(', ')}; ` +
+      `purge: ${purge.removed} leads in ${purge.purgeMs} ms, ${purge.overlapMs} ms of it after the first answer; ${purge.leadsDuring} leads measured with it, ${purge.leadsWithout} without`,
   );
   if (!smoke) {
     const file = join(ROOT, 'docs/images/bench-office.svg');

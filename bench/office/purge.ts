@@ -101,6 +101,8 @@ export interface PurgeFigures {
   /** How long of the purge ran after the service's first answer, while leads came in. */
   overlapMs: number;
   leadsDuring: number;
+  /** The leads of the same span without the purge. */
+  leadsWithout: number;
   p99WithMs: number;
   p99WithoutMs: number;
   ratio: number;
@@ -108,7 +110,7 @@ export interface PurgeFigures {
 
 /** `times` pairs of runs, with the purge and without; medians. */
 export async function purgeEffect(store: BuiltStore, times: number, seconds: number): Promise<PurgeFigures> {
-  const pairs: Array<{ removed: number; purgeMs: number; overlap: number; during: number; withMs: number; withoutMs: number }> = [];
+  const pairs: Array<{ removed: number; purgeMs: number; overlap: number; during: number; alone: number; withMs: number; withoutMs: number }> = [];
   for (let i = 0; i < times; i++) {
     const withPurge = await run(store, true, seconds);
     const overlap = Math.max(0, withPurge.purgeEndAt - withPurge.readyAt);
@@ -118,7 +120,15 @@ export async function purgeEffect(store: BuiltStore, times: number, seconds: num
     const within = (r: Run, [sent]: [number, number]) => sent >= r.readyAt + from && sent <= r.readyAt + overlap;
     const during = withPurge.leads.filter((l) => within(withPurge, l)).map(([, ms]) => ms);
     const same = without.leads.filter((l) => within(without, l)).map(([, ms]) => ms);
-    pairs.push({ removed: withPurge.removed, purgeMs: withPurge.purgeMs, overlap, during: during.length, withMs: p99(during), withoutMs: p99(same) });
+    pairs.push({
+      removed: withPurge.removed,
+      purgeMs: withPurge.purgeMs,
+      overlap,
+      during: during.length,
+      alone: same.length,
+      withMs: p99(during),
+      withoutMs: p99(same),
+    });
   }
   const m = (pick: (p: (typeof pairs)[number]) => number) => median(pairs.map(pick));
   const p99WithMs = m((p) => p.withMs);
@@ -129,6 +139,7 @@ export async function purgeEffect(store: BuiltStore, times: number, seconds: num
     purgeMs: Math.round(m((p) => p.purgeMs)),
     overlapMs: Math.round(m((p) => p.overlap)),
     leadsDuring: Math.round(m((p) => p.during)),
+    leadsWithout: Math.round(m((p) => p.alone)),
     p99WithMs,
     p99WithoutMs,
     ratio: +(p99WithMs / Math.max(p99WithoutMs, 1)).toFixed(2),
