@@ -9,23 +9,28 @@
  *   npm run bench                  5 s per row, concurrency 1, 16, 64, three runs per row (medians)
  *   npm run bench -- --smoke       a fraction of a second per row (the test suite's check that it runs)
  *   npm run bench -- --soak        100,000 leads into each server, then its memory (BENCH_SOAK_LEADS)
+ *   npm run bench -- --office      the office at 10,000 and 100,000 leads (bench/office/; also run after
+ *                                  the rows of a whole run, and with tiny stores in the smoke)
  *   BENCH_DURATION=10 BENCH_REPEAT=5 BENCH_WARMUP=2 npm run bench
- *   BENCH_CASES=lead,flood npm run bench    only the cases whose names contain one of these words
+ *   BENCH_CASES=lead,flood npm run bench    only the cases whose names contain one of these words ('office': the office)
  *   BENCH_CONCURRENCY=16 npm run bench      only these concurrencies
  *   BENCH_COMPARE=../other-checkout npm run bench
  *                                  adds a row for the service built in another checkout (a change's
  *                                  effect, measured in the same run as the baseline)
  */
 import autocannon from 'autocannon';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { officeBench } from './office/index.ts';
+import { median, peakRssMiB, pin, pinLoadGenerator, ROOT, rssMiB, serviceArgs, serviceEnv, startProcess, type Running } from './serve.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const smoke = process.argv.includes('--smoke');
 const soak = process.argv.includes('--soak');
+/** `--office`: the office's benchmark alone (it also runs after the rows of a whole `npm run bench` and in the smoke). */
+const officeOnly = process.argv.includes('--office');
 const soakLeads = smoke ? 2_000 : Number(process.env.BENCH_SOAK_LEADS ?? 100_000);
 const duration = smoke ? 0.4 : Number(process.env.BENCH_DURATION ?? 5);
 const concurrencies = smoke
@@ -37,64 +42,7 @@ const concurrencies = smoke
 const repeat = smoke ? 1 : Number(process.env.BENCH_REPEAT ?? 3);
 /** Seconds of load before each measurement, not counted (JIT warm-up, first allocations). */
 const warmup = smoke ? 0.1 : Number(process.env.BENCH_WARMUP ?? 1);
-const pin = existsSync('/usr/bin/taskset') && cpus().length >= 2;
-if (pin) spawnSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
-
-interface Running {
-  url: string;
-  pid: number;
-  startupMs: number;
-  stop(): Promise<void>;
-}
-
-/**
- * Starts `args` with Node on core 1 and waits for its `listening` line (which carries port and
- * pid). The server's output goes to a file, not through a pipe into this process, which shares its
- * core with the load generator.
- */
-async function startProcess(args: string[], env: Record<string, string>, logFile: string, cwd = ROOT): Promise<Running> {
-  const command = pin ? 'taskset' : process.execPath;
-  const argv = pin ? ['-c', '1', process.execPath, ...args] : args;
-  const started = performance.now();
-  const out = openSync(logFile, 'w');
-  // Both streams: the service's start-up line for a person goes to standard error.
-  const child: ChildProcess = spawn(command, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
-  closeSync(out);
-  let listening: { port: number; pid: number } | undefined;
-  while (!listening) {
-    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
-    const line = readFileSync(logFile, 'utf8')
-      .split('\n')
-      .find((l) => l.includes('"msg":"listening"'));
-    if (line) listening = JSON.parse(line);
-    else await new Promise((r) => setTimeout(r, 5));
-  }
-  const url = `http://127.0.0.1:${listening.port}`;
-  while (
-    !(await fetch(`${url}/api/v1`).then(
-      (r) => r.status < 500,
-      () => false,
-    ))
-  )
-    await new Promise((r) => setTimeout(r, 5));
-  const startupMs = performance.now() - started;
-  return {
-    url,
-    pid: listening.pid,
-    startupMs,
-    stop: () =>
-      new Promise((done) => {
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-/** A memory figure of a process from /proc, in MiB: `VmHWM` (peak RSS) or `VmRSS` (RSS now). */
-const procMemoryMiB = (pid: number, field: 'VmHWM' | 'VmRSS') =>
-  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-const peakRssMiB = (pid: number) => procMemoryMiB(pid, 'VmHWM');
-const rssMiB = (pid: number) => procMemoryMiB(pid, 'VmRSS');
+pinLoadGenerator();
 
 let counter = 0;
 /** A distinct, valid quote request (not a duplicate) from a client address of its own. */
@@ -158,31 +106,10 @@ async function load(url: string, path: string, concurrency: number, kind: Load, 
   return result;
 }
 
-/** The service is started exactly as `npm start` starts it: the same script, the same Node flags. */
-// `npm start` execs the server, so that npm waits for it; the benchmark runs the same command.
-const startScript: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start.replace(/^exec /, '');
-const serviceArgs = startScript.split(/\s+/).slice(1);
-if (startScript.split(/\s+/)[0] !== 'node') throw new Error(`npm start is expected to run node, not: ${startScript}`);
-
 type ServerKind = { name: string; start(dir: string): Promise<Running>; store?: (dir: string) => string; path?: string };
 const service = (groupCommit: boolean, checkout = ROOT): ServerKind => ({
   name: checkout !== ROOT ? `service of ${checkout}` : groupCommit ? 'service' : 'service, no group commit',
-  start: (dir) =>
-    startProcess(
-      serviceArgs,
-      {
-        HOST: '127.0.0.1',
-        PORT: '0',
-        LOG_LEVEL: 'info',
-        DATABASE_URL: `file:${join(dir, 'leads.sqlite')}`,
-        TRUST_PROXY: '127.0.0.1, ::1',
-        SQLITE_GROUP_COMMIT: groupCommit ? 'on' : 'off',
-        REDIS_URL: '',
-        SITE_URL: 'http://localhost:4321',
-      },
-      join(dir, 'server.log'),
-      checkout,
-    ),
+  start: (dir) => startProcess(serviceArgs, { ...serviceEnv(dir), SQLITE_GROUP_COMMIT: groupCommit ? 'on' : 'off' }, join(dir, 'server.log'), checkout),
   store: (dir) => join(dir, 'leads.sqlite'),
 });
 /** The same Astro and adapter with one constant endpoint (bench/bare-astro): Astro's share of a request. */
@@ -217,7 +144,7 @@ if (!existsSync(join(ROOT, 'dist/server/entry.mjs'))) {
   console.log('building the site first (npm run build)…');
   spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
 }
-if (cases.some((c) => c.servers.includes(bareAstro)) && !existsSync(join(ROOT, 'bench/bare-astro/dist/server/entry.mjs'))) {
+if (!officeOnly && cases.some((c) => c.servers.includes(bareAstro)) && !existsSync(join(ROOT, 'bench/bare-astro/dist/server/entry.mjs'))) {
   console.log('building the bare Astro endpoint (bench/bare-astro)…');
   spawnSync('npx', ['astro', 'build', '--root', 'bench/bare-astro'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
 }
@@ -266,11 +193,6 @@ async function measure(kind: ServerKind, c: (typeof cases)[number], concurrency:
   return row;
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const sum = (values: Array<number | undefined>) => values.reduce<number>((a, b) => a + (b ?? 0), 0);
 
 /** The row the table shows: medians of throughput, latency and start-up; the worst peak RSS. */
@@ -290,7 +212,7 @@ function combine(samples: Row[]): Row {
   };
 }
 
-if (!soak || smoke) {
+if ((!soak && !officeOnly) || smoke) {
   for (const c of cases) {
     for (const concurrency of concurrencies) {
       // Baseline and service take turns, so that a slow spell of the machine falls on both.
@@ -328,7 +250,7 @@ const soakRows: SoakRow[] = [];
  * The soak: `soakLeads` distinct leads into a fresh store at concurrency 16, then the server's peak
  * RSS, its RSS at once, and its RSS after a few idle seconds (what it holds on to).
  */
-if (soak || smoke) {
+if ((soak && !officeOnly) || smoke) {
   let base: SoakRow | undefined;
   for (const kind of [baseline, service(true), ...compared]) {
     const dir = mkdtempSync(join(tmpdir(), 'bench-soak-'));
@@ -442,6 +364,9 @@ if (soakRows.length > 0) {
   );
 }
 
+/** The office at volume (bench/office/): in a whole run, with --office, and with tiny stores in the smoke. */
+const office = officeOnly || smoke || (!soak && (!only || only.includes('office'))) ? await officeBench({ smoke }) : undefined;
+
 const machine = {
   cpus: cpus().length,
   cpuModel: cpus()[0]?.model,
@@ -453,7 +378,7 @@ const machine = {
   runsPerRow: repeat,
 };
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-const out = join(ROOT, 'bench/results', smoke ? 'smoke.json' : soak ? 'soak.json' : 'latest.json');
-writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, rows, astroShare, soak: soakRows, lost }, null, 2));
+const out = join(ROOT, 'bench/results', smoke ? 'smoke.json' : soak ? 'soak.json' : officeOnly ? 'office.json' : 'latest.json');
+writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, rows, astroShare, soak: soakRows, office, lost }, null, 2));
 console.log(`\nwritten to ${out}; ${lost === 0 ? 'every 201 of the run is in its store' : `${lost} acknowledged leads are MISSING from the store`}`);
 if (lost > 0) process.exitCode = 1;

@@ -1,4 +1,4 @@
-/** The benchmark runs (a fraction of a second per row, a 2,000-lead soak) and finds every 201 in its store. No timing is asserted. */
+/** The benchmark runs (a fraction of a second per row, a 2,000-lead soak, the office on tiny stores) and finds every 201 in its store. No timing is asserted. */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -40,5 +40,14 @@ describe('npm run bench -- --smoke', () => {
       expect(row.rssByTenthMiB, row.server).toHaveLength(10);
     }
     expect(result.soak[1].ratio.peakRss).toBeGreaterThan(0);
+    // The office (stores of 200 and 2,000 leads here): each operation found what it looked for on both, each target has its ratio.
+    const office = result.office;
+    expect(office.figures.map((f: { leads: number }) => f.leads)).toEqual([200, 2_000]);
+    for (const f of office.figures) for (const ms of Object.values(f.medianMs)) expect(ms).toBeGreaterThan(0);
+    expect(office.figures[1].export.bytes).toBeGreaterThan(office.figures[0].export.bytes);
+    expect(office.purge.removed).toBe(office.purge.expired);
+    expect(office.startup.emptyMs).toBeGreaterThan(0);
+    expect(office.targets.map((t: { target: string }) => t.target)).toContain('lead POST p99 during the purge, ms');
+    for (const t of office.targets) expect(typeof t.pass, t.target).toBe('boolean');
   }, 240_000);
 });

@@ -1,0 +1,140 @@
+/**
+ * The office's pages on one store, over HTTP with a signed-in session, as its browser asks for them:
+ * each operation repeated (after two unmeasured ones) and its median kept; the CSV export of
+ * everything timed whole, with the server's resident memory sampled meanwhile.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { officePost, signedIn } from '../../tests/support/office.ts';
+import { median, rssMiB, serviceArgs, serviceEnv, startProcess } from '../serve.ts';
+import { copyStore, type BuiltStore } from './stores.ts';
+
+/** The origin the benchmark's service is configured with (SITE_URL): the office's forms must come from it. */
+const SITE = 'http://localhost:4321';
+export const OPERATIONS = [
+  'inbox, first page',
+  'inbox, next page',
+  'search by reference',
+  'search by name',
+  'search by phone',
+  'status change',
+  'spam folder',
+] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+export interface StoreFigures {
+  leads: number;
+  spam: number;
+  /** Median milliseconds of each operation, and its runs' range. */
+  medianMs: Record<Operation, number>;
+  rangeMs: Record<Operation, [number, number]>;
+  export: { medianMs: number; bytes: number; rssGrowthMiB: number; rssBeforeMiB: number };
+  /** This run's start-up (one sample; `startupMs` takes medians). */
+  startupMs: number;
+}
+
+async function timed(request: () => Promise<Response>, expect: number, what: string): Promise<{ ms: number; text: string }> {
+  const started = performance.now();
+  const res = await request();
+  const text = await res.text();
+  const ms = performance.now() - started;
+  if (res.status !== expect) throw new Error(`${what}: ${res.status}, not ${expect}: ${text.slice(0, 300)}`);
+  return { ms, text };
+}
+
+/** The export, read as fast as this process reads, without compression (the store and the CSV, not gzip): its time, size and the server's RSS growth. */
+async function exportOnce(url: string, cookie: string, pid: number) {
+  const before = rssMiB(pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 10);
+  const started = performance.now();
+  try {
+    const res = await fetch(`${url}/office/export.csv`, { headers: { Cookie: cookie, 'Accept-Encoding': 'identity' } });
+    if (res.status !== 200) throw new Error(`export: ${res.status}`);
+    let bytes = 0;
+    for await (const chunk of res.body!) bytes += (chunk as Uint8Array).length;
+    return { ms: performance.now() - started, bytes, growth: Math.max(peak, rssMiB(pid)) - before, before };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** Starts the service on a copy of `store`, signs in, and measures every operation `repeat` times and the export `exports` times. */
+export async function measureOffice(store: BuiltStore, repeat: number, exports: number): Promise<StoreFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-office-'));
+  copyStore(store.file, join(dir, 'leads.sqlite'));
+  const server = await startProcess(serviceArgs, serviceEnv(dir), join(dir, 'server.log'));
+  try {
+    const { url } = server;
+    const cookie = await signedIn(url, undefined, { Origin: SITE });
+    const get = (path: string) => () => fetch(`${url}${path}`, { headers: { Cookie: cookie } });
+    const post = (path: string, fields: Record<string, string>) => () => officePost(url, path, fields, cookie, { Origin: SITE });
+    // A search is posted once (kept with the session) and its page asked for again and again: the page is the query.
+    const searched = async (q: string) => {
+      const res = await post('/office/search', { list: 'inbox', q })();
+      if (res.status !== 303) throw new Error(`search: ${res.status}`);
+      return res.headers.get('location')!;
+    };
+    const needles = store.needles;
+    const pages = async (q: (n: (typeof needles)[number]) => string) =>
+      Promise.all(needles.map(async (n) => ({ path: await searched(q(n)), reference: n.reference })));
+    const searches = {
+      // A reference matches from its start: its first six signs, as read out on a call.
+      'search by reference': await pages((n) => n.reference.slice(0, 6)),
+      'search by name': await pages((n) => n.fragment),
+      'search by phone': await pages((n) => n.phone),
+    };
+    let changes = 0;
+    const one = async (op: Operation, i: number): Promise<number> => {
+      if (op === 'inbox, first page') return (await timed(get('/office'), 200, op)).ms;
+      if (op === 'inbox, next page') return (await timed(get('/office?page=1'), 200, op)).ms;
+      if (op === 'spam folder') return (await timed(get('/office/spam'), 200, op)).ms;
+      if (op === 'status change') {
+        const reference = store.references[changes++ % store.references.length]!;
+        const fields = { reference, status: changes % 2 ? 'contacted' : 'done', back: '/office' };
+        return (await timed(post('/office/status', fields), 303, op)).ms;
+      }
+      const page = searches[op][i % needles.length]!;
+      const { ms, text } = await timed(get(page.path), 200, op);
+      // The customer looked for is on the page: the search found them.
+      if (!text.includes(page.reference)) throw new Error(`${op} did not find ${page.reference}`);
+      return ms;
+    };
+    const medianMs = {} as StoreFigures['medianMs'];
+    const rangeMs = {} as StoreFigures['rangeMs'];
+    for (const op of OPERATIONS) {
+      for (let i = 0; i < 2; i++) await one(op, i);
+      const runs: number[] = [];
+      for (let i = 0; i < repeat; i++) runs.push(await one(op, i));
+      medianMs[op] = +median(runs).toFixed(2);
+      rangeMs[op] = [+Math.min(...runs).toFixed(2), +Math.max(...runs).toFixed(2)];
+    }
+    const runs = [];
+    for (let i = 0; i < exports; i++) runs.push(await exportOnce(url, cookie, server.pid));
+    const exported = {
+      medianMs: Math.round(median(runs.map((r) => r.ms))),
+      bytes: runs[0]!.bytes,
+      rssGrowthMiB: +Math.max(...runs.map((r) => r.growth)).toFixed(1),
+      rssBeforeMiB: Math.round(runs[0]!.before),
+    };
+    return { leads: store.spec.leads, spam: store.spec.spam, medianMs, rangeMs, export: exported, startupMs: Math.round(server.startupMs) };
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Milliseconds from the spawn of `npm start`'s command to its first answer to `GET /api/v1`, on a copy of `store` (none: an empty store), `times` times: the median. */
+export async function startupMs(store: BuiltStore | undefined, times: number): Promise<number> {
+  const runs: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-startup-'));
+    if (store) copyStore(store.file, join(dir, 'leads.sqlite'));
+    const server = await startProcess(serviceArgs, serviceEnv(dir), join(dir, 'server.log'));
+    runs.push(server.startupMs);
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return Math.round(median(runs));
+}
