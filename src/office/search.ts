@@ -79,7 +79,8 @@ export function inboxSearch(search: string | undefined): InboxSearch | undefined
   const typed = search?.trim() ?? '';
   if (typed === '') return undefined;
   const folded = fold(typed);
-  const digits = typed.replace(/\D/g, '');
+  // A phone is typed as digits and separators alone: a reference's or a name's digits ("Q-978R") are no phone.
+  const digits = /^[\d\s()+.-]+$/.test(typed) ? typed.replace(/\D/g, '') : '';
   const compact = folded.replace(/[\s-]/g, '');
   const upper = typed.toUpperCase();
   const patterns = [

@@ -50,7 +50,9 @@ describe('folding what is stored and what is typed', () => {
     expect(inboxSearch('Q-P7RH-Q4')).toEqual({ text: ['%q-p7rh-q4%', '%qp7rhq4%'], referenceStart: 'Q-P7RH-Q4%' });
     expect(inboxSearch('p7r')!.text).toEqual(['%p7r%']);
     expect(inboxSearch('(503) 555-0142')!.text).toEqual(['%(503) 555-0142%', '%5035550142%']);
-    expect(inboxSearch('100%')!.text).toEqual(['%100\\%%', '%100%']);
+    expect(inboxSearch('100%')!.text).toEqual(['%100\\%%']);
+    // The digits of a reference are not searched as a phone's: "Q-978R" would find every phone with 978 in it.
+    expect(inboxSearch('Q-978R')!.text).toEqual(['%q-978r%', '%q978r%']);
     expect(inboxSearch('  ')).toBeUndefined();
   });
 });
