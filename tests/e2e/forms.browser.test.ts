@@ -334,6 +334,8 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     }, 30_000);
   }
 
+  /** The element that has the focus; a browser gives it to an `autofocus` element once the page is drawn, so tests poll it. */
+  const focusedTag = (page: Page) => () => page.evaluate(() => document.activeElement?.tagName ?? '');
   /** `true` when the element is wholly within the page's viewport as it is drawn now; else where it is, for the failure's message. */
   const inView = (page: Page, selector: string) =>
     page.locator(selector).evaluate((element) => {
@@ -358,7 +360,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
         await page.getByRole('button', { name: 'Send my request' }).click();
         await page.locator('[data-result]').waitFor({ state: 'visible' });
         const reference = await referenceOf(page);
-        expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+        await expect.poll(focusedTag(page)).toBe('H1');
         expect(await inView(page, 'h1'), 'the heading is in view').toBe(true);
         expect(await inView(page, '[data-reference]'), 'the reference is in view').toBe(true);
         expect(await page.locator('[data-reference]').evaluate((element) => getComputedStyle(element).whiteSpace)).toBe('nowrap');
@@ -376,7 +378,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
         // Nothing of what was sent: the address carries the reference only, and the page reads no store.
         expect(await page.locator('[data-sent]').isVisible()).toBe(false);
         expect(await page.locator('form[data-web-form]').isVisible()).toBe(false);
-        expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+        await expect.poll(focusedTag(page)).toBe('H1');
         await context.close();
       }, 30_000);
     }
