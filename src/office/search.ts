@@ -67,7 +67,8 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** The LIKE patterns a search matches with (`\` escapes); a lead matches when any one does. */
 export interface InboxSearch {
   /**
-   * Over the folded search column: what was typed, folded; its digits when it holds at least three;
+   * Over the folded search column: what was typed, folded; its digits when it is typed as a phone
+   * (digits and separators alone) and holds at least three;
    * and, for a reference, what was typed without dashes and spaces (4 signs or more).
    */
   text: string[];
