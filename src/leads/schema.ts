@@ -104,10 +104,10 @@ const ConsentTimestamp = z
 
 /**
  * An absolute http(s) address, written as the published pattern says (a host of letters, digits,
- * `_` and single hyphens ending in a name, or an IPv4 address; a port from 0 to 65535), which is
+ * `_` and hyphens inside its labels (`xn--` ones too) ending in a name, or an IPv4 address; a port from 0 to 65535), which is
  * what `new URL()` then parses: the schema and the server take exactly the same addresses.
  */
-const PAGE_URL_HOST = '(?:[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*\\.)*[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*\\.?';
+const PAGE_URL_HOST = '(?:[A-Za-z0-9_]+(?:-+[A-Za-z0-9_]+)*\\.)*[A-Za-z][A-Za-z0-9_]*(?:-+[A-Za-z0-9_]+)*\\.?';
 const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
 const PORT = '(?:[0-9]{0,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
 export const PAGE_URL_PATTERN = new RegExp(
