@@ -7,6 +7,7 @@
  */
 import type { Config } from '../config/config.ts';
 import { CONTENT_TYPES, fileHeaders } from './file-types.ts';
+import { withHeaders } from './response-body.ts';
 import { devCsp, pageCsp, securityHeaders } from './security-headers.ts';
 
 const CSP = 'Content-Security-Policy';
@@ -27,16 +28,4 @@ export async function devPrerendered(response: Response, path: string, config: P
 export function devOnDemand(response: Response): Response {
   const csp = response.headers.get(CSP);
   return csp === null ? response : withHeaders(response, { [CSP]: devCsp(csp) });
-}
-
-/** `response` with `headers` set; a response whose headers are immutable (a redirect) is copied first. */
-function withHeaders(response: Response, headers: Readonly<Record<string, string>>): Response {
-  let target = response;
-  try {
-    for (const name in headers) target.headers.set(name, headers[name]!);
-  } catch {
-    target = new Response(response.body, response);
-    for (const name in headers) target.headers.set(name, headers[name]!);
-  }
-  return target;
 }

@@ -17,7 +17,7 @@ import { isFormSubmission } from './same-origin.ts';
 import type { ApiContext } from './context.ts';
 import { guardFormSubmission } from './form-guard.ts';
 import { guardOffice, isOfficePath, OFFICE_HEADERS, officeUnavailable } from './office-guard.ts';
-import { paced, withoutBody } from './response-body.ts';
+import { paced, withHeaders, withoutBody } from './response-body.ts';
 import { findApiRoute, isApiPath } from './routes.ts';
 import { securityHeaders } from './security-headers.ts';
 
@@ -66,16 +66,4 @@ export async function answerOnDemand(
   // Astro sends pages as bare text/html; the pages are UTF-8.
   if (response.headers.get('content-type') === 'text/html') set['Content-Type'] = 'text/html; charset=utf-8';
   return withHeaders(response, set);
-}
-
-/** `response` with `headers` added; a response whose headers are immutable (a redirect) is copied first. */
-function withHeaders(response: Response, headers: Readonly<Record<string, string>>): Response {
-  let target = response;
-  try {
-    for (const name in headers) target.headers.set(name, headers[name]!);
-  } catch {
-    target = new Response(response.body, response);
-    for (const name in headers) target.headers.set(name, headers[name]!);
-  }
-  return target;
 }

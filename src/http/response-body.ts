@@ -1,5 +1,5 @@
 /**
- * What becomes of an on-demand answer's body on its way out. A route's body may be a stream that
+ * What becomes of an on-demand answer on its way out: its headers set, and its body. A route's body may be a stream that
  * reads the store as it is pulled (the office's export): it must be read no faster than the client
  * takes it, and cancelled as soon as nobody will take it, so that no request holds a read open
  * past its answer. A HEAD's body is cancelled unread (Node would read it, then drop it); any other
@@ -51,4 +51,16 @@ export function pulledBody(source: AsyncGenerator<Uint8Array>): ReadableStream<U
     },
     { highWaterMark: 0 },
   );
+}
+
+/** `response` with `headers` set; a response whose headers are immutable (a redirect) is copied first. */
+export function withHeaders(response: Response, headers: Readonly<Record<string, string>>): Response {
+  let target = response;
+  try {
+    for (const name in headers) target.headers.set(name, headers[name]!);
+  } catch {
+    target = new Response(response.body, response);
+    for (const name in headers) target.headers.set(name, headers[name]!);
+  }
+  return target;
 }

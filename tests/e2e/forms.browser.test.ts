@@ -12,7 +12,7 @@ import { REFERENCE_PATTERN } from '../../src/leads/reference.ts';
 import { dateWords } from '../../src/leads/fields.ts';
 import { MIN_FILL_MS } from '../../src/web-forms/submit.ts';
 import { issueFormToken } from '../../src/web-forms/token.ts';
-import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
+import { chooseOn, chromiumAvailable, fillQuoteForm, launchChromium, offlinePage } from '../support/browser.ts';
 import { newClient, quote } from '../support/fixtures.ts';
 import { postJson } from '../support/http.ts';
 import { exportLeads, freePort, startServer, type RunningServer } from '../support/server.ts';
@@ -51,19 +51,8 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     });
   }
 
-  /** Taps one of a group's large choices (bedrooms, bathrooms). */
-  const choose = (page: Page, group: string, choice: string) =>
-    page.getByRole('group', { name: group, exact: true }).getByRole('radio', { name: choice, exact: true }).check();
-
   async function fillQuote(page: Page, who = person(), overrides: Partial<Record<'phone', string>> = {}) {
-    await page.getByLabel('Your name', { exact: true }).fill(who.name);
-    await page.getByLabel('Phone number', { exact: true }).fill(overrides.phone ?? who.phone);
-    await page.getByLabel('E-mail address', { exact: true }).fill(who.email);
-    await choose(page, 'Bedrooms', '3');
-    await choose(page, 'Bathrooms', '2½');
-    await page.getByLabel('Kind of cleaning', { exact: true }).selectOption('Deep clean');
-    await page.getByLabel(/^Notes about your home/).fill('Two cats; the side door is open.');
-    await page.getByLabel(/may call me, text me and e-mail me/).check();
+    await fillQuoteForm(page, { ...who, phone: overrides.phone ?? who.phone }, { bathrooms: '2½', notes: 'Two cats; the side door is open.' });
     return who;
   }
 
@@ -154,7 +143,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
         expect(await note.isVisible()).toBe(false);
       }
       // A customer who does not know says so, in the API's one spelling.
-      await choose(page, 'Bathrooms', 'Not sure');
+      await chooseOn(page, 'Bathrooms', 'Not sure');
       await page.getByLabel('First choice').fill(inDays(9));
       await page.getByLabel('Second choice').fill(inDays(2));
       await page.getByLabel(/^How often/).selectOption('every-two-weeks');
@@ -265,9 +254,9 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       const who = await fillQuote(page);
       const bedrooms = page.getByLabel('How many bedrooms?');
       expect(await bedrooms.isVisible(), 'the box is closed until "5+" is chosen').toBe(false);
-      await choose(page, 'Bedrooms', '5+');
+      await chooseOn(page, 'Bedrooms', '5+');
       await bedrooms.fill('7');
-      await choose(page, 'Bathrooms', '5+');
+      await chooseOn(page, 'Bathrooms', '5+');
       await page.getByLabel('How many bathrooms?').fill('5.5');
       await asAPerson(page);
       await page.getByRole('button', { name: 'Send my request' }).click();
@@ -283,7 +272,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       const { context, page } = await visitor({ javaScript });
       await page.goto(`${server.url}/quote`);
       const who = await fillQuote(page);
-      await choose(page, 'Bedrooms', '5+');
+      await chooseOn(page, 'Bedrooms', '5+');
       await asAPerson(page);
       await page.getByRole('button', { name: 'Send my request' }).click();
       await page.locator('[data-summary]').waitFor({ state: 'visible' });

@@ -13,7 +13,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
+import { chromiumAvailable, fillQuoteForm, launchChromium, offlinePage } from '../support/browser.ts';
 import { exportLeads, freePort, startServer, type RunningServer } from '../support/server.ts';
 import { createSchema, postgresAvailable } from '../support/services.ts';
 import { smtpSink, type SmtpSink } from '../support/smtp-sink.ts';
@@ -69,14 +69,7 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
   /** Sends the quote form as a person does (JavaScript off: the plain POST), slow enough for the fill-time trap. */
   async function sendQuote(page: Page, who: { name: string; phone: string; email: string }, options: { fast?: boolean } = {}): Promise<string> {
     await page.goto(`${server.url}/quote`);
-    await page.getByLabel('Your name', { exact: true }).fill(who.name);
-    await page.getByLabel('Phone number', { exact: true }).fill(who.phone);
-    await page.getByLabel('E-mail address', { exact: true }).fill(who.email);
-    await page.getByRole('group', { name: 'Bedrooms', exact: true }).getByRole('radio', { name: '3', exact: true }).check();
-    await page.getByRole('group', { name: 'Bathrooms', exact: true }).getByRole('radio', { name: '2', exact: true }).check();
-    await page.getByLabel('Kind of cleaning', { exact: true }).selectOption('Deep clean');
-    await page.getByLabel(/^Notes about your home/).fill('Two cats; the side door is open.');
-    await page.getByRole('checkbox').check();
+    await fillQuoteForm(page, who, { notes: 'Two cats; the side door is open.' });
     if (!options.fast) await page.waitForTimeout(3_100);
     await page.getByRole('button', { name: 'Send my request' }).click();
     return (await page.locator('.reference').first().textContent())!.trim();

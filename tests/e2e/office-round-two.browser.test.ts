@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
+import { chromiumAvailable, fillQuoteForm, launchChromium, offlinePage } from '../support/browser.ts';
 import { freePort, startServer, type RunningServer } from '../support/server.ts';
 import { newClient, quote } from '../support/fixtures.ts';
 import { postJson } from '../support/http.ts';
@@ -57,13 +57,7 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
   async function sendTooFast(who: { name: string; phone: string; email: string }): Promise<string> {
     const { context, page } = await visitor({ javaScript: false });
     await page.goto(`${server.url}/quote`);
-    await page.getByLabel('Your name', { exact: true }).fill(who.name);
-    await page.getByLabel('Phone number', { exact: true }).fill(who.phone);
-    await page.getByLabel('E-mail address', { exact: true }).fill(who.email);
-    await page.getByRole('group', { name: 'Bedrooms', exact: true }).getByRole('radio', { name: '3', exact: true }).check();
-    await page.getByRole('group', { name: 'Bathrooms', exact: true }).getByRole('radio', { name: '2', exact: true }).check();
-    await page.getByLabel('Kind of cleaning', { exact: true }).selectOption('Deep clean');
-    await page.getByRole('checkbox').check();
+    await fillQuoteForm(page, who);
     await page.getByRole('button', { name: 'Send my request' }).click();
     const reference = (await page.locator('.reference').first().textContent())!.trim();
     await context.close();

@@ -1,6 +1,6 @@
 /** Headless Chromium from Debian (`/usr/bin/chromium`) driven by playwright-core; never a downloaded browser. */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContextOptions } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -48,4 +48,23 @@ export async function offlinePage(browser: Browser, origin: string, options: Bro
     if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) cspErrors.push(msg.text());
   });
   return { context, page, foreign, cspErrors };
+}
+
+/** Taps one of a group's large choices on the quote form (bedrooms, bathrooms). */
+export const chooseOn = (page: Page, group: string, choice: string) =>
+  page.getByRole('group', { name: group, exact: true }).getByRole('radio', { name: choice, exact: true }).check();
+
+/**
+ * Fills the quote form as a person does: name, phone and e-mail, 3 bedrooms, `bathrooms` (2 unless
+ * said), a deep clean, the `notes` if any, and the consent box. Sending it is the test's.
+ */
+export async function fillQuoteForm(page: Page, who: { name: string; phone: string; email: string }, options: { bathrooms?: string; notes?: string } = {}) {
+  await page.getByLabel('Your name', { exact: true }).fill(who.name);
+  await page.getByLabel('Phone number', { exact: true }).fill(who.phone);
+  await page.getByLabel('E-mail address', { exact: true }).fill(who.email);
+  await chooseOn(page, 'Bedrooms', '3');
+  await chooseOn(page, 'Bathrooms', options.bathrooms ?? '2');
+  await page.getByLabel('Kind of cleaning', { exact: true }).selectOption('Deep clean');
+  if (options.notes !== undefined) await page.getByLabel(/^Notes about your home/).fill(options.notes);
+  await page.getByLabel(/may call me, text me and e-mail me/).check();
 }
