@@ -1,7 +1,8 @@
 /**
  * What every request under `/office` passes before its page: a signed-in session (else the
  * sign-in page, which shows nothing), and for a change (a POST) a browser on this site and a form
- * body within a small limit, refused as the web forms' are (403, 415, 413, 400, 408), in words.
+ * body within a small limit, refused as the web forms' are (403, 415, 413, 400, 408), in words. A
+ * change sent after the session ended is held through the sign-in (`office/held-change.ts`).
  * Every answer is kept out of caches and search engines.
  */
 import type { OfficePowers } from '../roles/index.ts';
@@ -13,6 +14,7 @@ import { sessionToken, sessionUser, spendAction } from '../office/session.ts';
 import { plural } from '../lib/text.ts';
 import { mayOpen, ownersOnly } from '../office/roles.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
+import { heldCookie, holdChange, isHeldPath } from '../office/held-change.ts';
 
 /** The office's forms are short: a status, a search, an e-mail and a password. */
 const OFFICE_BODY_LIMIT = 8 * 1024;
@@ -73,6 +75,13 @@ export async function guardOffice(request: Request, url: URL, locals: ApiContext
   if (url.pathname === SIGN_IN_PATH) {
     locals.signingIn = { accounts: powers.accounts, sessions: powers.sessions, audit: powers.audit, limits: powers.signInLimits };
     return undefined;
+  }
+  // A change sent after the session ended is held through the sign-in, to be confirmed after it; never dropped without a word.
+  if (request.method === 'POST' && isHeldPath(url.pathname)) {
+    const handle = await holdChange(powers.sessions, url.pathname, await request.formData());
+    const headers: Record<string, string> = { Location: `${SIGN_IN_PATH}?${handle ? 'held' : 'not-held'}` };
+    if (handle) headers['Set-Cookie'] = heldCookie(handle, services.config.siteUrl.startsWith('https:'));
+    return new Response(null, { status: 303, headers });
   }
   // Whatever was asked for, without a session the answer is the way to the sign-in page, and nothing
   // else. It comes back to the page asked for, never to its query, which can name a customer.

@@ -68,6 +68,20 @@ export interface OfficeSessions {
   rememberSearch(tokenHash: string, text: string, at: Date): Promise<string>;
   /** The text the session kept under `handle`; `undefined` when it is not the session's or has ended. */
   recallSearch(tokenHash: string, handle: string): Promise<string | undefined>;
+  /**
+   * Holds a change sent after its session ended, under the hash of a handle only its browser has;
+   * held changes made before `keepSince` go first. Resolves `false` (nothing kept) when the office
+   * already holds `max` of them.
+   */
+  holdChange(handleHash: string, change: HeldChange, at: Date, keepSince: Date, max: number): Promise<boolean>;
+  /** The change held under `handleHash` since `keepSince`, removed as it is read: it is shown once. */
+  takeHeldChange(handleHash: string, keepSince: Date): Promise<HeldChange | undefined>;
+}
+
+/** A change of the office's page as its form sent it: the address it was sent to, and the form's fields. */
+export interface HeldChange {
+  path: string;
+  fields: Array<[string, string]>;
 }
 
 /** How many searches a session keeps for its back button and bookmarks. */

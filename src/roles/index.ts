@@ -101,7 +101,15 @@ export function officeRoles(store: OfficeStore): {
 } {
   return {
     accounts: role<OfficeAccounts>(store, { saveUser: true, removeUser: true, listUsers: true, passwordHash: true }),
-    sessions: role<OfficeSessions>(store, { startSession: true, touchSession: true, endSession: true, rememberSearch: true, recallSearch: true }),
+    sessions: role<OfficeSessions>(store, {
+      startSession: true,
+      touchSession: true,
+      endSession: true,
+      rememberSearch: true,
+      recallSearch: true,
+      holdChange: true,
+      takeHeldChange: true,
+    }),
     inbox: role<OfficeInbox>(store, { inbox: true, setStatus: true, addNote: true, setOwner: true, personLeads: true }),
     spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, releaseSpam: true }),
     audit: role<AuditTrail>(store, { record: true, recent: true }),

@@ -16,6 +16,7 @@ import { recallSearch, rememberSearch, sessionUser, SIGN_IN_LIMITS, signIn, sign
 import { releaseSpam } from '../../src/office/spam.ts';
 import { changeStatus } from '../../src/office/status.ts';
 import { deleteOnRequest } from '../../src/office/deletion.ts';
+import { HELD_CHANGE_MS, heldChangeWords, heldCookie, holdChange, takeHeldChange } from '../../src/office/held-change.ts';
 import { seedLeads } from '../support/seed.ts';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
@@ -253,6 +254,53 @@ for (const kind of stores) {
       const again = await rememberSearch(store, theirs.token, 'bob');
       await signOut(store, theirs.token, 'office@example.com');
       expect(await recallSearch(store, theirs.token, again)).toBeUndefined();
+    });
+
+    it('holds a change sent after its session ended for its time, shows it once, and forgets it with any deletion on request', async () => {
+      const now = new Date('2026-11-24T12:00:00Z');
+      const form = (fields: Record<string, string>) => {
+        const data = new FormData();
+        for (const [name, value] of Object.entries(fields)) data.append(name, value);
+        return data;
+      };
+      const cookieOf = (handle: string | undefined) => heldCookie(handle, false).split(';', 1)[0]!;
+      const handle = await holdChange(store, '/office/note', form({ reference: 'Q-P7RH-Q4', note: 'Called: try Friday 10am.', back: '/office' }), now);
+      expect(handle).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      const held = await takeHeldChange(store, cookieOf(handle), new Date(now.getTime() + 60_000));
+      expect(held).toEqual({
+        path: '/office/note',
+        fields: [
+          ['reference', 'Q-P7RH-Q4'],
+          ['note', 'Called: try Friday 10am.'],
+          ['back', '/office'],
+        ],
+      });
+      expect(heldChangeWords(held!)).toBe('Add this note to Q-P7RH-Q4: “Called: try Friday 10am.”');
+      // Shown once; an unknown or made-up handle finds nothing.
+      expect(await takeHeldChange(store, cookieOf(handle), now)).toBeUndefined();
+      expect(await takeHeldChange(store, `office_held=${'A'.repeat(32)}`, now)).toBeUndefined();
+      expect(await takeHeldChange(store, "office_held=x' OR '1'='1", now)).toBeUndefined();
+      // Past its time, it is not shown.
+      const late = await holdChange(store, '/office/status', form({ reference: 'Q-P7RH-Q4', status: 'done' }), now);
+      expect(await takeHeldChange(store, cookieOf(late), new Date(now.getTime() + HELD_CHANGE_MS + 1000))).toBeUndefined();
+      // A deletion on request forgets every held change (a note may name the person).
+      const pending = await holdChange(store, '/office/note', form({ reference: 'Q-P7RH-Q4', note: 'Ada asked for Fridays.' }), now);
+      await store.deletePerson({ kind: 'email', value: 'ada@example.com' }, { kind: 'email', deletedAt: now });
+      expect(await takeHeldChange(store, cookieOf(pending), now)).toBeUndefined();
+      // The purge removes what was held longer than any session stays idle.
+      await holdChange(store, '/office/status', form({ reference: 'Q-P7RH-Q4', status: 'done' }), new Date(now.getTime() - 2 * SESSION_IDLE_MS));
+      expect((await purge(store, purgeCutoffs(now, 730))).sessions).toBe(1);
+    });
+
+    it('holds no more changes than the office takes: past the cap, nothing is kept and the sender is told', async () => {
+      const now = new Date('2026-11-24T12:00:00Z');
+      const change = { path: '/office/status', fields: [['status', 'done']] as Array<[string, string]> };
+      for (let i = 0; i < 3; i++) expect(await store.holdChange(`hash-${i}`, change, now, new Date(now.getTime() - HELD_CHANGE_MS), 3)).toBe(true);
+      expect(await store.holdChange('hash-3', change, now, new Date(now.getTime() - HELD_CHANGE_MS), 3)).toBe(false);
+      // Once the old ones are past their time, there is room again.
+      const later = new Date(now.getTime() + HELD_CHANGE_MS + 1000);
+      expect(await store.holdChange('hash-4', change, later, new Date(later.getTime() - HELD_CHANGE_MS), 3)).toBe(true);
+      expect(await store.takeHeldChange('hash-4', now)).toEqual(change);
     });
 
     it("lists suspected spam a page at a time, found with the inbox's search", async () => {

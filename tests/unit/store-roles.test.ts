@@ -55,7 +55,15 @@ describe("the store's roles", () => {
 
   it("the office's roles hold theirs alone: sessions cannot delete a person, the spam folder cannot take in a lead", () => {
     const roles = officeRoles(store);
-    expect(Object.keys(roles.sessions).sort()).toEqual(['endSession', 'recallSearch', 'rememberSearch', 'startSession', 'touchSession']);
+    expect(Object.keys(roles.sessions).sort()).toEqual([
+      'endSession',
+      'holdChange',
+      'recallSearch',
+      'rememberSearch',
+      'startSession',
+      'takeHeldChange',
+      'touchSession',
+    ]);
     expect(Object.keys(roles.spam).sort()).toEqual(['findSpam', 'keepSpam', 'listSpam', 'releaseSpam']);
     expect(Object.keys(roles.inbox).sort()).toEqual(['addNote', 'inbox', 'personLeads', 'setOwner', 'setStatus']);
     expect('deletePerson' in roles.sessions).toBe(false);

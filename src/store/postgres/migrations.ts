@@ -202,4 +202,17 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX lead_notes_by_lead ON lead_notes (lead_id, at);
     `,
   },
+  {
+    version: 13,
+    name: 'no lost work: a change sent after its session ended, held through the sign-in to be confirmed',
+    sql: `
+      CREATE TABLE office_held_changes (
+        handle_hash text PRIMARY KEY,
+        path text NOT NULL,
+        fields jsonb NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX office_held_changes_by_age ON office_held_changes (created_at);
+    `,
+  },
 ];

@@ -1,6 +1,9 @@
-/** The PostgreSQL store's office staff: their accounts, their sessions (shared by every instance), and each session's searches. */
+/**
+ * The PostgreSQL store's office staff: their accounts, their sessions (shared by every instance), each session's searches,
+ * and changes held through a sign-in.
+ */
 import { randomBytes } from 'node:crypto';
-import { SEARCHES_KEPT, type OfficeAccounts, type OfficeRole, type OfficeSessions } from '../../office/store.ts';
+import { SEARCHES_KEPT, type HeldChange, type OfficeAccounts, type OfficeRole, type OfficeSessions } from '../../office/store.ts';
 import { writeAudit, type PostgresHandle } from './handle.ts';
 
 /** The staff's roles on `handle`. */
@@ -78,5 +81,28 @@ export function postgresStaff(handle: PostgresHandle): OfficeAccounts & OfficeSe
       }),
     recallSearch: async (tokenHash, handle) =>
       (await query<{ text: string }>('SELECT text FROM office_searches WHERE handle = $1 AND token_hash = $2', [handle, tokenHash])).rows[0]?.text,
+    holdChange: (handleHash, change, at, keepSince, max) =>
+      transaction(async (c) => {
+        await c.query('DELETE FROM office_held_changes WHERE created_at < $1', [keepSince]);
+        // The count and the insert under one lock: two instances cannot both take the last place.
+        await c.query('LOCK TABLE office_held_changes IN SHARE ROW EXCLUSIVE MODE');
+        const { rows } = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM office_held_changes');
+        if (rows[0]!.n >= max) return false;
+        await c.query(
+          `INSERT INTO office_held_changes (handle_hash, path, fields, created_at) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (handle_hash) DO UPDATE SET path = excluded.path, fields = excluded.fields, created_at = excluded.created_at`,
+          [handleHash, change.path, JSON.stringify(change.fields), at],
+        );
+        return true;
+      }),
+    takeHeldChange: async (handleHash, keepSince) => {
+      const row = (
+        await query<{ path: string; fields: HeldChange['fields']; created_at: Date }>(
+          'DELETE FROM office_held_changes WHERE handle_hash = $1 RETURNING path, fields, created_at',
+          [handleHash],
+        )
+      ).rows[0];
+      return row && row.created_at >= keepSince ? { path: row.path, fields: row.fields } : undefined;
+    },
   };
 }

@@ -78,6 +78,8 @@ export function postgresRecords(handle: PostgresHandle): LeadRecords {
         await c.query(`DELETE FROM suspected_spam WHERE ${personColumn(match)} = $1`, [match.value]);
         // What the office typed to find them may have been their name or address: every kept search goes.
         await c.query('DELETE FROM office_searches');
+        // So may a change held through a sign-in (a note on one of their leads).
+        await c.query('DELETE FROM office_held_changes');
         await c.query('INSERT INTO deletion_records (identifier_kind, deleted_at, lead_count) VALUES ($1, $2, $3)', [
           record.kind,
           record.deletedAt,
@@ -112,7 +114,10 @@ export function postgresRecords(handle: PostgresHandle): LeadRecords {
         const deletionRecords = await run(expired('deletion_records', 'deleted_at'), [step.deletionRecordsBefore, step.limit]);
         const suspectedSpam = await run(expired('suspected_spam', 'received_at'), [step.spamBefore, step.limit]);
         const auditEntries = await run(expired('office_audit', 'at'), [step.deletionRecordsBefore, step.limit]);
-        const sessions = await run(expired('office_sessions', 'last_seen_at', 'token_hash'), [step.sessionsBefore, step.limit]);
+        // Ended sessions, and changes held through a sign-in for longer than any session stays idle.
+        const sessions =
+          (await run(expired('office_sessions', 'last_seen_at', 'token_hash'), [step.sessionsBefore, step.limit])) +
+          (await run(expired('office_held_changes', 'created_at', 'handle_hash'), [step.sessionsBefore, step.limit]));
         return { idempotencyKeys, fingerprints, deletionRecords, suspectedSpam, auditEntries, sessions };
       });
       const pastRetention = await transaction(async (c) => {

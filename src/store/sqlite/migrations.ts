@@ -192,6 +192,19 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX lead_notes_by_lead ON lead_notes (lead_id, at);
     `,
   },
+  {
+    version: 13,
+    name: 'no lost work: a change sent after its session ended, held through the sign-in to be confirmed',
+    sql: `
+      CREATE TABLE office_held_changes (
+        handle_hash TEXT PRIMARY KEY,
+        path TEXT NOT NULL,
+        fields TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX office_held_changes_by_age ON office_held_changes (created_at);
+    `,
+  },
 ];
 
 /** Applies the migrations this database has not seen yet, in one transaction; then, if one asks, rebuilds the file. */

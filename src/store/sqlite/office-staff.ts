@@ -1,6 +1,6 @@
-/** The SQLite store's office staff: their accounts, their sessions, and each session's searches. */
+/** The SQLite store's office staff: their accounts, their sessions, each session's searches, and changes held through a sign-in. */
 import { randomBytes } from 'node:crypto';
-import { SEARCHES_KEPT, type OfficeAccounts, type OfficeRole, type OfficeSessions } from '../../office/store.ts';
+import { SEARCHES_KEPT, type HeldChange, type OfficeAccounts, type OfficeRole, type OfficeSessions } from '../../office/store.ts';
 import type { SqliteHandle } from './handle.ts';
 
 /** The staff's roles on `handle`. */
@@ -98,5 +98,25 @@ export function sqliteStaff(handle: SqliteHandle): OfficeAccounts & OfficeSessio
       guard(
         () => (db.prepare('SELECT text FROM office_searches WHERE handle = ? AND token_hash = ?').get(handle, tokenHash) as { text: string } | undefined)?.text,
       ),
+    holdChange: (handleHash, change, at, keepSince, max) =>
+      guard(() =>
+        inTransaction(() => {
+          db.prepare('DELETE FROM office_held_changes WHERE created_at < ?').run(iso(keepSince));
+          if ((db.prepare('SELECT count(*) AS n FROM office_held_changes').get() as { n: number }).n >= max) return false;
+          db.prepare('INSERT OR REPLACE INTO office_held_changes (handle_hash, path, fields, created_at) VALUES (?, ?, ?, ?)').run(
+            handleHash,
+            change.path,
+            JSON.stringify(change.fields),
+            iso(at),
+          );
+          return true;
+        }),
+      ),
+    takeHeldChange: (handleHash, keepSince) =>
+      guard(() => {
+        const row = db.prepare('DELETE FROM office_held_changes WHERE handle_hash = ? RETURNING path, fields, created_at').get(handleHash) as
+          { path: string; fields: string; created_at: string } | undefined;
+        return row && row.created_at >= iso(keepSince) ? { path: row.path, fields: JSON.parse(row.fields) as HeldChange['fields'] } : undefined;
+      }),
   };
 }

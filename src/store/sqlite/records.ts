@@ -71,6 +71,8 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
           db.prepare(`DELETE FROM suspected_spam WHERE ${personColumn(match)} = ?`).run(match.value);
           // What the office typed to find them may have been their name or address: every kept search goes.
           db.prepare('DELETE FROM office_searches').run();
+          // So may a change held through a sign-in (a note on one of their leads).
+          db.prepare('DELETE FROM office_held_changes').run();
           db.prepare('INSERT INTO deletion_records (identifier_kind, deleted_at, lead_count) VALUES (?, ?, ?)').run(
             record.kind,
             record.deletedAt.toISOString(),
@@ -123,7 +125,8 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
             changes(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${column} < ? LIMIT ?)`, before(cutoff), step.limit);
           const suspectedSpam = expired('suspected_spam', 'received_at', step.spamBefore);
           const auditEntries = expired('office_audit', 'at', step.deletionRecordsBefore);
-          const sessions = expired('office_sessions', 'last_seen_at', step.sessionsBefore);
+          // Ended sessions, and changes held through a sign-in for longer than any session stays idle.
+          const sessions = expired('office_sessions', 'last_seen_at', step.sessionsBefore) + expired('office_held_changes', 'created_at', step.sessionsBefore);
           return { leads, idempotencyKeys, fingerprints, deletionRecords, suspectedSpam, auditEntries, sessions };
         }),
       );

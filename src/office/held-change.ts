@@ -1,0 +1,77 @@
+/**
+ * No lost work: a change the office sends after its session ended (idle an hour, or twelve hours
+ * old) is held on the server through the sign-in, under a handle only the sending browser has (a
+ * cookie), for `HELD_CHANGE_MS`; then it is shown again, once, for one tap. It is never made on its
+ * own: the tap is a fresh form POST, checked as every office change is (same site, signed in,
+ * the account's role, the change limit). A deletion on request forgets every held change.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { HeldChange, OfficeSessions } from './store.ts';
+import { STATUS_WORDS } from './lead-words.ts';
+
+export type { HeldChange } from './store.ts';
+
+export const HELD_CHANGE_COOKIE = 'office_held';
+/** How long a held change waits for its sign-in. */
+export const HELD_CHANGE_MS = 15 * 60 * 1000;
+/** The most held at once, across the office: a sender without a session cannot fill the store. */
+export const HELD_CHANGES_MAX = 500;
+
+/** The office's changes that are held when the session has ended, each told in words for its confirmation. */
+const HELD: Record<string, (field: (name: string) => string) => string> = {
+  '/office/status': (f) => `Mark ${f('reference')} as “${STATUS_WORDS[f('status') as keyof typeof STATUS_WORDS] ?? f('status')}”.`,
+  '/office/note': (f) => `Add this note to ${f('reference')}: “${f('note')}”`,
+  '/office/take': (f) => (f('take') === 'yes' ? `Take ${f('reference')} (“I’ll handle it”).` : `Let ${f('reference')} go, for someone else to take.`),
+  '/office/search': (f) => `Search for “${f('q')}”.`,
+  '/office/spam': () => 'Move a submission that was caught as spam into the inbox.',
+  '/office/delete': () => 'Go on with the deletion request you were making (you will see what it deletes before anything is deleted).',
+};
+
+/** Whether a change sent to `path` is held when its session has ended. */
+export const isHeldPath = (path: string) => Object.hasOwn(HELD, path);
+
+/** What the held change does, in the office's words. */
+export function heldChangeWords(change: HeldChange): string {
+  const field = (name: string) => change.fields.find(([n]) => n === name)?.[1] ?? '';
+  return HELD[change.path]?.(field) ?? 'Send the form you were sending.';
+}
+
+const handleHash = (handle: string) => createHash('sha256').update(handle).digest('base64url');
+
+/**
+ * Holds the change a form sent to `path`; resolves with the handle for the browser's cookie, or
+ * `undefined` when it could not be kept (the office holds as many as it takes).
+ */
+export async function holdChange(sessions: Pick<OfficeSessions, 'holdChange'>, path: string, form: FormData, now = new Date()): Promise<string | undefined> {
+  const fields = [...form].filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  const handle = randomBytes(24).toString('base64url');
+  const kept = await sessions.holdChange(handleHash(handle), { path, fields }, now, new Date(now.getTime() - HELD_CHANGE_MS), HELD_CHANGES_MAX);
+  return kept ? handle : undefined;
+}
+
+/** The change held under the handle of `cookieHeader`'s cookie, if it is still held: taken, so shown once. */
+export async function takeHeldChange(
+  sessions: Pick<OfficeSessions, 'takeHeldChange'>,
+  cookieHeader: string | null,
+  now = new Date(),
+): Promise<HeldChange | undefined> {
+  const handle = heldHandle(cookieHeader);
+  if (!handle) return undefined;
+  const change = await sessions.takeHeldChange(handleHash(handle), new Date(now.getTime() - HELD_CHANGE_MS));
+  return change && isHeldPath(change.path) ? change : undefined;
+}
+
+/** The handle a request's `Cookie` header carries, if it is one of ours. */
+export function heldHandle(cookieHeader: string | null): string | undefined {
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const [name, value] = part.trim().split('=');
+    if (name === HELD_CHANGE_COOKIE && value && /^[A-Za-z0-9_-]{32}$/.test(value)) return value;
+  }
+  return undefined;
+}
+
+/** The `Set-Cookie` value that holds `handle` for as long as its change is held (or, with `undefined`, removes it). */
+export function heldCookie(handle: string | undefined, secure: boolean): string {
+  const attributes = ['Path=/office', 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : [])];
+  return [`${HELD_CHANGE_COOKIE}=${handle ?? ''}`, `Max-Age=${handle ? HELD_CHANGE_MS / 1000 : 0}`, ...attributes].join('; ');
+}
