@@ -102,7 +102,7 @@ export function officeRoles(store: OfficeStore): {
   return {
     accounts: role<OfficeAccounts>(store, { saveUser: true, removeUser: true, listUsers: true, passwordHash: true }),
     sessions: role<OfficeSessions>(store, { startSession: true, touchSession: true, endSession: true, rememberSearch: true, recallSearch: true }),
-    inbox: role<OfficeInbox>(store, { inbox: true, setStatus: true, addNote: true, setOwner: true, personLeads: true }),
+    inbox: role<OfficeInbox>(store, { inbox: true, setStatus: true, addNote: true, setOwner: true, personLeads: true, personSpam: true, exportInbox: true }),
     spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, releaseSpam: true }),
     audit: role<AuditTrail>(store, { record: true, recent: true }),
   };
@@ -148,7 +148,7 @@ export interface CommandRoles {
   records: LeadRecords;
   outbox: Outbox;
   accounts: OfficeAccounts;
-  inbox: Pick<OfficeInbox, 'personLeads'>;
+  inbox: Pick<OfficeInbox, 'personLeads' | 'personSpam' | 'exportInbox'>;
   audit: AuditTrail;
 }
 
