@@ -124,13 +124,12 @@ describe('the CSV export and the inbox', () => {
       'How often': 'Every two weeks',
       'Reach first by': 'A text message',
     });
-    expect(rows.find((r) => r.Reference === replies[1]!.json.reference)).toMatchObject({ 'Outside the service area': 'yes', 'How often': 'Once a month' });
     expect(rows.find((r) => r.Reference === replies[1]!.json.reference)).toMatchObject({
       'ZIP code': '60601',
-      'In service area': 'no',
+      'Outside the service area': 'yes',
       'Preferred dates': '',
-      'How often': 'monthly',
-      'Reach first by': 'email',
+      'How often': 'Once a month',
+      'Reach first by': 'An e-mail',
     });
     const line = (await exportLeads(server.databaseUrl)).find((l) => l.id === replies[0]!.json.id)!;
     expect(line).toMatchObject({ inServiceArea: true, fields: { postalCode: '97202-1234', preferredDates: days, frequency: 'every-two-weeks' } });
@@ -436,7 +435,8 @@ describe('deletion on request', () => {
         const person = { phone: '503.555.0155', email: `grace.h.${Date.now()}@example.com` };
         expect((await postJson(`${server.url}/api/v1/leads`, quote({ ...person }), newClient())).status).toBe(201);
         const done = await leads(server.databaseUrl, ['delete', '--phone', '+1 (503) 555-0155']);
-        expect(done.stdout).toMatch(/^Removing 1 lead with this phone number:\n.*\nRemoved 1 lead\./);
+        // It says that it removes everything that matches, and where a selection can be made.
+        expect(done.stdout).toMatch(/^Removing 1 lead with this phone number:\n.*\nThe command removes every one of them\. To keep some .*\nRemoved 1 lead\./);
         expect((await exportLeads(server.databaseUrl)).some((l) => (l.fields as { email: string }).email === person.email)).toBe(false);
       });
     });
