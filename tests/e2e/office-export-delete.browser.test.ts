@@ -180,6 +180,7 @@ describe.skipIf(!chromiumAvailable())("the office's spreadsheet and its deletion
   }, 120_000);
 
   it('offers staff no spreadsheet, and refuses a download whose search has ended', async () => {
+    await sent(quote({ name: 'Stan Staffseen', phone: '(503) 555-0163', email: 'stan.staffseen@example.com' }));
     const { context, page } = await visitor({ javaScript: false, width: 390 });
     await signIn(page, helper);
     expect(await page.locator('li.lead').count()).toBeGreaterThan(0);
