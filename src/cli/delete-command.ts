@@ -1,6 +1,7 @@
 /**
  * `leads delete --email|--phone`: a deletion on request, as the office's page serves it: first
- * whose leads would be removed (several names are warned of), then the removal, in the same words.
+ * whose leads and caught submissions would be removed (several names are warned of), then the
+ * removal of every one of them (the page lets the office untick some), in the same words.
  */
 import { parseArgs } from 'node:util';
 import { personOf } from '../leads/retention.ts';
@@ -27,15 +28,23 @@ export const deleteCommand: Command = async (args, open) => {
     const preview = await previewDeletion(store, match);
     const what = kind === 'email' ? 'e-mail address' : 'phone number';
     const would = dryRun ? 'Would remove' : 'Removing';
+    const line = (item: { reference: string; receivedAt: string | Date; formType: 'quote' | 'support'; name: unknown }) =>
+      `  ${item.reference}  ${spreadsheetTime(new Date(item.receivedAt), timeZone)}  ${formWords(item.formType)}  ${String(item.name ?? '')}`;
     if (preview.leads.length > 0) {
       say(`${would} ${plural(preview.leads.length, 'lead')} with this ${what}:`);
-      for (const lead of preview.leads)
-        say(`  ${lead.reference}  ${spreadsheetTime(new Date(lead.receivedAt), timeZone)}  ${formWords(lead.formType)}  ${String(lead.fields.name)}`);
+      for (const lead of preview.leads) say(line({ ...lead, name: lead.fields.name }));
     } else say(`No lead has this ${what}: check its spelling.`);
-    if (preview.removed.suspectedSpam > 0)
-      say(`${would} ${plural(preview.removed.suspectedSpam, 'submission')} with this ${what} kept aside as suspected spam.`);
-    if (new Set(preview.leads.map((l) => String(l.fields.name).trim().toLowerCase())).size > 1)
+    if (preview.spam.length > 0) {
+      say(`${would} ${plural(preview.spam.length, 'submission')} with this ${what} kept aside as suspected spam:`);
+      for (const spam of preview.spam) say(line({ ...spam, name: spam.body.name }));
+    }
+    if (new Set([...preview.leads.map((l) => l.fields.name), ...preview.spam.map((s) => s.body.name)].map((n) => String(n).trim().toLowerCase())).size > 1)
       say(`These leads carry more than one name: check that they are all the same person's before removing them.`);
+    if (preview.leads.length + preview.spam.length > 0)
+      say(
+        `The command ${dryRun ? 'would remove' : 'removes'} every one of them. To keep some (two people may share a ${what}), ` +
+          'use the office page’s Delete on request, where each can be unticked.',
+      );
     if (dryRun) say('Nothing was changed (--dry-run).');
     else for (const sentence of deletionResult(await deleteOnRequest(store.records, match, commandLineActor()), match)) say(sentence);
     const emailed = preview.leads.filter((l) => preview.removed.officeEmails.includes(l.id));

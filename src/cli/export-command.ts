@@ -28,11 +28,13 @@ export const exportCommand: Command = async (args, open) => {
   const store = await open();
   try {
     const { format, output } = values;
+    // The CSV is the office page's spreadsheet of everything in the period (its columns, status, owner and notes).
+    const source = { exportLeads: store.records.exportLeads, exportInbox: store.inbox.exportInbox };
     let count: number;
     if (output === undefined) {
-      count = await exportLeads(store.records, process.stdout, format, filter, timeZone);
+      count = await exportLeads(source, process.stdout, format, filter, timeZone);
     } else {
-      count = await writeOwnerOnly(output, values.force, (out) => exportLeads(store.records, out, format, filter, timeZone));
+      count = await writeOwnerOnly(output, values.force, (out) => exportLeads(source, out, format, filter, timeZone));
       process.stdout.write(`Wrote ${plural(count, 'lead')} to ${output}, readable by you only.\n`);
     }
     // The audit trail records exports from the command line as from the office's page.

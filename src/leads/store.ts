@@ -64,6 +64,17 @@ export interface Removed {
   officeEmails: string[];
   /** Submissions of the person that the spam traps caught and the office had not released. */
   suspectedSpam: number;
+  /** Of a deletion that removed only those chosen (`Chosen`): the person's leads and caught submissions left as they were. */
+  kept?: { leads: number; suspectedSpam: number };
+}
+
+/**
+ * Which of a person's rows a deletion removes, by id: the office ticks them (two people may share a
+ * phone number); the person's others are kept. An id that is not the person's is never removed.
+ */
+export interface Chosen {
+  leads: readonly string[];
+  suspectedSpam: readonly string[];
 }
 
 /**
@@ -170,10 +181,11 @@ export interface LeadRecords {
   countPerson(match: PersonMatch): Promise<Removed>;
   /**
    * Removes, in one transaction, every lead of `match` with its idempotency records, fingerprints
-   * and notifications, and the person's suspected spam, and writes `record` with the number of
-   * leads removed, and `audit`'s line for what was removed.
+   * and notifications, and the person's suspected spam (or, given `chosen`, only those of them it
+   * names, saying how many were kept), and writes `record` with the number of leads removed, and
+   * `audit`'s line for what was removed.
    */
-  deletePerson(match: PersonMatch, record: Omit<DeletionRecord, 'leads'>, audit?: (removed: Removed) => AuditNote): Promise<Removed>;
+  deletePerson(match: PersonMatch, record: Omit<DeletionRecord, 'leads'>, audit?: (removed: Removed) => AuditNote, chosen?: Chosen): Promise<Removed>;
   /** Every deletion record, oldest first: the proof that requests were served. */
   deletionRecords(): Promise<DeletionRecord[]>;
   /** One purge step, in short transactions: at most `step.limit` of each kind of expired row. */

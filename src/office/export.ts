@@ -1,7 +1,8 @@
 /**
  * The office's export, from its page and from `leads export`: the stored leads as JSON lines
  * (every field and all the evidence, times in UTC) or as CSV for a spreadsheet (one header row,
- * the columns the office works with, times in the company's time zone, named in the header).
+ * the columns the office works with: where it stands with each lead, its notes and who has it,
+ * times in the company's time zone, named in the header; what the inbox shows, or everything).
  * Pulled piece by piece (`exportChunks`): a page of leads in memory at a time, and no more read than
  * the reader takes.
  */
@@ -9,9 +10,16 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { LeadRecord } from '../leads/lead.ts';
-import type { LeadFilter, LeadRecords } from '../leads/store.ts';
-import { bedroomsWords, textList } from './lead-words.ts';
+import type { LeadRecords } from '../leads/store.ts';
+import { formatUsPhone } from '../leads/phone.ts';
+import { bedroomsWords, choiceWords, textList } from './lead-words.ts';
 import { spreadsheetTime } from './local-time.ts';
+import { STATUS_WORDS } from './audit-words.ts';
+import { formWords } from './deletion.ts';
+import type { InboxFilter, InboxLead, OfficeInbox } from './store.ts';
+
+/** Where an export reads: the stored leads as taken in (JSON lines), and the inbox's view of them (CSV). */
+export type ExportSource = Pick<LeadRecords, 'exportLeads'> & Pick<OfficeInbox, 'exportInbox'>;
 
 /** The JSON line of a lead: what the office and any later tool may need. */
 export function leadLine(lead: LeadRecord): string {
@@ -30,33 +38,46 @@ export function leadLine(lead: LeadRecord): string {
   });
 }
 
-/** The CSV's columns: a header for people, and where each value comes from. */
-const columns = (timeZone: string): ReadonlyArray<[string, (lead: LeadRecord) => unknown]> => [
-  ['Reference', (l) => l.reference],
-  [`Received (${timeZone} time)`, (l) => spreadsheetTime(new Date(l.receivedAt), timeZone)],
-  ['Form', (l) => (l.formType === 'quote' ? 'quote request' : 'contact message')],
-  ['Channel', (l) => l.consent.channel],
-  ['Name', (l) => l.fields.name],
-  ['Phone (E.164)', (l) => l.phoneE164],
-  ['Phone as typed', (l) => l.fields.phone],
-  ['E-mail', (l) => l.fields.email],
-  ['Bedrooms', (l) => bedroomsWords(l.fields.bedrooms)],
-  ['Bathrooms', (l) => l.fields.bathrooms],
-  ['Service', (l) => l.fields.service],
-  ['Notes', (l) => l.fields.notes],
-  // Where and when (quote requests), as the API names the values: a spreadsheet filters on them whatever the wording.
-  ['ZIP code', (l) => l.fields.postalCode],
-  ['In service area', (l) => (l.inServiceArea === undefined ? '' : l.inServiceArea ? 'yes' : 'no')],
-  ['Preferred dates', (l) => textList(l.fields.preferredDates).join('; ')],
-  ['How often', (l) => l.fields.frequency],
-  ['Reach first by', (l) => l.fields.preferredContact],
-  ['Help with', (l) => l.fields.helpWith],
-  ['Message', (l) => l.fields.message],
-  ['Consent', (l) => (l.consent.communicationsConsent === null ? '' : l.consent.communicationsConsent ? 'yes' : 'no')],
-  [`Consent time (${timeZone} time)`, (l) => l.consent.consentTimestamp && spreadsheetTime(new Date(l.consent.consentTimestamp), timeZone)],
-  ['Page', (l) => l.consent.pageUrl],
-  ['Consent wording version', (l) => l.consent.disclosureVersion],
-  ['Lead id', (l) => l.id],
+/** A phone as the customer would dial it, `(503) 555-0142`: never with a leading `+` or any other character a spreadsheet would run. */
+export function dialled(e164: string): string {
+  const national = formatUsPhone(e164);
+  return /^[=+\-@\t\r]/.test(national) ? e164.replace(/\D/g, '') : national;
+}
+
+/** The office's notes on a lead in one cell, a line each, oldest first: `2026-11-23 17:03, ann@example.com: Called, no answer.` */
+const notesCell = (item: InboxLead, timeZone: string) => item.notes.map((n) => `${spreadsheetTime(n.at, timeZone)}, ${n.by}: ${n.text}`).join('\n');
+
+const yesNo = (value: boolean | undefined) => (value === undefined ? '' : value ? 'yes' : 'no');
+const words = (field: 'frequency' | 'preferredContact', value: unknown) => (typeof value === 'string' ? choiceWords(field, value) : value);
+
+/**
+ * The CSV's columns, what the office works with, in its words: a header for people, and where each
+ * value comes from. No internal identifier (the lead's id, the E.164 phone, how it came in): the
+ * JSON lines keep those.
+ */
+const columns = (timeZone: string): ReadonlyArray<[string, (item: InboxLead) => unknown]> => [
+  ['Reference', ({ lead }) => lead.reference],
+  [`Received (${timeZone} time)`, ({ lead }) => spreadsheetTime(new Date(lead.receivedAt), timeZone)],
+  ['Form', ({ lead }) => formWords(lead.formType)],
+  ['Name', ({ lead }) => lead.fields.name],
+  ['Phone', ({ lead }) => dialled(lead.phoneE164)],
+  ['E-mail', ({ lead }) => lead.fields.email],
+  ['Service', ({ lead }) => lead.fields.service],
+  ['Bedrooms', ({ lead }) => bedroomsWords(lead.fields.bedrooms)],
+  ['Bathrooms', ({ lead }) => lead.fields.bathrooms],
+  ['ZIP code', ({ lead }) => lead.fields.postalCode],
+  ['Outside the service area', ({ lead }) => yesNo(lead.inServiceArea === undefined ? undefined : !lead.inServiceArea)],
+  ['Preferred dates', ({ lead }) => textList(lead.fields.preferredDates).join('; ')],
+  ['How often', ({ lead }) => words('frequency', lead.fields.frequency)],
+  ['Reach first by', ({ lead }) => words('preferredContact', lead.fields.preferredContact)],
+  ['Status', (item) => STATUS_WORDS[item.status]],
+  ['Status set by', (item) => item.statusBy],
+  [`Status set (${timeZone} time)`, (item) => item.statusAt && spreadsheetTime(item.statusAt, timeZone)],
+  ['Taken by', (item) => item.owner],
+  ['Office notes', (item) => notesCell(item, timeZone)],
+  ['Help with', ({ lead }) => lead.fields.helpWith],
+  ['Customer’s notes', ({ lead }) => lead.fields.notes],
+  ['Message', ({ lead }) => lead.fields.message],
 ];
 
 /**
@@ -77,18 +98,25 @@ const CHUNK_BYTES = 64 * 1024;
  * leads written so far.
  */
 export async function* exportChunks(
-  store: Pick<LeadRecords, 'exportLeads'>,
+  store: ExportSource,
   format: 'jsonl' | 'csv',
-  filter: LeadFilter,
+  filter: InboxFilter,
   timeZone: string,
   tally: { leads: number } = { leads: 0 },
 ): AsyncGenerator<string, void, undefined> {
   const COLUMNS = columns(timeZone);
   // RFC 4180 quoting by csv-stringify, UTF-8 with a byte-order mark so that spreadsheets read it as UTF-8.
-  const row = (lead: LeadRecord) => stringify([COLUMNS.map(([, value]) => value(lead) ?? '')], { cast: { string: neutralise, boolean: String } });
+  const row = (item: InboxLead) => stringify([COLUMNS.map(([, value]) => value(item) ?? '')], { cast: { string: neutralise, boolean: String } });
   let text = format === 'csv' ? stringify([], { header: true, bom: true, columns: COLUMNS.map(([header]) => header) }) : '';
-  for await (const lead of store.exportLeads(filter)) {
-    text += format === 'csv' ? row(lead) : `${leadLine(lead)}\n`;
+  // The JSON lines are every stored lead of a period and a form, as they were taken in; the CSV is the inbox's view.
+  const lines = async function* () {
+    for await (const lead of store.exportLeads({ since: filter.since, until: filter.until, form: filter.form })) yield `${leadLine(lead)}\n`;
+  };
+  const rows = async function* () {
+    for await (const item of store.exportInbox(filter)) yield row(item);
+  };
+  for await (const written of format === 'csv' ? rows() : lines()) {
+    text += written;
     tally.leads++;
     if (text.length >= CHUNK_BYTES) {
       yield text;
@@ -102,13 +130,7 @@ export async function* exportChunks(
  * Writes the export to `out` (the command line's standard output or file), waiting for room as it
  * goes; resolves with how many leads were written. A reader that goes away ends the export.
  */
-export async function exportLeads(
-  store: Pick<LeadRecords, 'exportLeads'>,
-  out: Writable,
-  format: 'jsonl' | 'csv',
-  filter: LeadFilter,
-  timeZone: string,
-): Promise<number> {
+export async function exportLeads(store: ExportSource, out: Writable, format: 'jsonl' | 'csv', filter: InboxFilter, timeZone: string): Promise<number> {
   const gone = new AbortController();
   const onClose = () => gone.abort(new Error("the export's reader went away before its end"));
   out.once('close', onClose);

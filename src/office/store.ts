@@ -129,6 +129,9 @@ export interface InboxQuery {
   offset: number;
 }
 
+/** What the inbox shows, without its paging: what a download of "these leads" selects. */
+export type InboxFilter = Omit<InboxQuery, 'limit' | 'offset'>;
+
 /** The office's view of the stored leads. */
 export interface OfficeInbox {
   inbox(query: InboxQuery): Promise<InboxLead[]>;
@@ -143,6 +146,13 @@ export interface OfficeInbox {
   setOwner(reference: string, owner: string | undefined, audit: AuditEntry): Promise<boolean>;
   /** The leads of one person (by normalised e-mail or phone), newest first: what a deletion would remove. */
   personLeads(match: { kind: 'email' | 'phone'; value: string }): Promise<LeadRecord[]>;
+  /** The caught submissions of one person (by normalised e-mail or phone), newest first: listed beside their leads by a deletion. */
+  personSpam(match: { kind: 'email' | 'phone'; value: string }): Promise<SuspectedSpam[]>;
+  /**
+   * The leads `filter` selects, as the inbox shows them (status, owner, notes), oldest first, read a
+   * page at a time as the reader takes them: the office's spreadsheet.
+   */
+  exportInbox(filter: InboxFilter): AsyncIterable<InboxLead>;
 }
 
 /** Which trap caught a submission. */

@@ -110,7 +110,7 @@ export function officeRoles(store: OfficeStore): {
       holdChange: true,
       takeHeldChange: true,
     }),
-    inbox: role<OfficeInbox>(store, { inbox: true, setStatus: true, addNote: true, setOwner: true, personLeads: true }),
+    inbox: role<OfficeInbox>(store, { inbox: true, setStatus: true, addNote: true, setOwner: true, personLeads: true, personSpam: true, exportInbox: true }),
     spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, releaseSpam: true }),
     audit: role<AuditTrail>(store, { record: true, recent: true }),
   };
@@ -156,7 +156,7 @@ export interface CommandRoles {
   records: LeadRecords;
   outbox: Outbox;
   accounts: OfficeAccounts;
-  inbox: Pick<OfficeInbox, 'personLeads'>;
+  inbox: Pick<OfficeInbox, 'personLeads' | 'personSpam' | 'exportInbox'>;
   audit: AuditTrail;
 }
 

@@ -129,7 +129,8 @@ describe('the office export on a store of 20,000 leads', () => {
       clearInterval(reading);
       slow.socket.destroy();
     }
-    expect(slow.received.bytes).toBeGreaterThan(LEADS * 200);
+    // Every row came (about 170 bytes each, since the spreadsheet holds no internal identifiers).
+    expect(slow.received.bytes).toBeGreaterThan(LEADS * 150);
     expect(peak - before).toBeLessThan(30);
     await until(() => exports().length === recorded + 1, 'the audit entry');
     expect(exports().at(-1)).toBe(`Downloaded a spreadsheet of ${LEADS - 1} leads (both forms, the start to now).`);

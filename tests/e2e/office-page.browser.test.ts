@@ -178,10 +178,10 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
     await page.getByRole('link', { name: 'Delete on request' }).click();
     await page.getByLabel('E-mail address or phone number').fill('ADA.LOVELACE@example.com');
     await page.getByRole('button', { name: 'Find their leads' }).click();
-    expect(await page.getByRole('heading', { name: 'This would remove 1 lead' }).count()).toBe(1);
+    expect(await page.getByRole('heading', { name: 'Found 1 lead with this e-mail address' }).count()).toBe(1);
     expect(await page.locator('.would-remove').innerText()).toContain('Ada Lovelace');
     expect(await page.locator('.would-remove').innerText()).toContain(reference);
-    await page.getByRole('button', { name: 'Delete 1 lead for good' }).click();
+    await page.getByRole('button', { name: 'Delete the ticked ones for good' }).click();
     expect(await page.getByRole('status').innerText()).toContain('Removed 1 lead.');
     await page.goto(`${server.url}/office`);
     await page.getByLabel('Name, e-mail, phone or reference').fill(reference);
@@ -278,7 +278,7 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
       if (path === '/office/delete') {
         await page.getByLabel('E-mail address or phone number').fill('maria.lopez.fernandez.de.la.cruz@example.com');
         await page.getByRole('button', { name: 'Find their leads' }).click();
-        await page.getByRole('heading', { name: 'This would remove 1 lead' }).waitFor();
+        await page.getByRole('heading', { name: 'Found 1 lead with this e-mail address' }).waitFor();
       }
       const { violations } = await new AxeBuilder({ page }).analyze();
       expect(violations.map((v) => `${path}: ${v.id}`)).toEqual([]);

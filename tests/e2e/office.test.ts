@@ -77,21 +77,24 @@ describe('the CSV export and the inbox', () => {
     const rows: Array<Record<string, string>> = parse(stdout, { columns: true, bom: true });
     const quoteRow = rows.find((r) => r.Reference === replies[0]!.json.reference)!;
     expect(quoteRow).toMatchObject({
-      'Lead id': replies[0]!.json.id,
       Form: 'quote request',
-      Channel: 'api',
       Name: 'Zoë "Zed" Åström, Jr.',
-      Notes: `'=HYPERLINK("http://example.com")\nSecond line, with a comma`,
-      'Phone (E.164)': "'+15035550142",
-      'Phone as typed': "'+1 (503) 555-0142",
-      Consent: 'yes',
+      'Customer’s notes': `'=HYPERLINK("http://example.com")\nSecond line, with a comma`,
+      // As the customer would dial it: nothing a spreadsheet runs, so no apostrophe.
+      Phone: '(503) 555-0142',
       Bedrooms: '3',
+      Status: 'New',
     });
+    // No internal identifier: not the lead's id, not the E.164 phone, not how it came in.
+    expect(Object.keys(quoteRow)).not.toEqual(expect.arrayContaining(['Lead id']));
+    for (const column of Object.keys(quoteRow)) expect(column).not.toMatch(/id\b|E\.164|Channel|Consent/);
+    expect(Object.values(quoteRow)).not.toContain(replies[0]!.json.id);
+    expect(JSON.stringify(rows)).not.toContain('+15035550142');
     const contactRow = rows.find((r) => r.Reference === replies[1]!.json.reference)!;
-    expect(contactRow).toMatchObject({ Form: 'contact message', Message: "'@SUM(A1:A2)", 'Help with': "'-2+3", Consent: '' });
+    expect(contactRow).toMatchObject({ Form: 'contact message', Message: "'@SUM(A1:A2)", 'Help with': "'-2+3" });
     for (const row of rows) for (const cell of Object.values(row)) expect(cell, cell).not.toMatch(/^[=+\-@\t\r]/);
     // A lead without where and when leaves their columns empty.
-    expect(quoteRow).toMatchObject({ 'ZIP code': '', 'In service area': '', 'Preferred dates': '', 'How often': '', 'Reach first by': '' });
+    expect(quoteRow).toMatchObject({ 'ZIP code': '', 'Outside the service area': '', 'Preferred dates': '', 'How often': '', 'Reach first by': '' });
   });
 
   it("exports a quote's where and when in columns after the quote's fields, and the JSON lines keep the days as a list", async () => {
@@ -107,28 +110,26 @@ describe('the CSV export and the inbox', () => {
     const { stdout } = await leads(server.databaseUrl, ['export', '--format', 'csv']);
     const rows: Array<Record<string, string>> = parse(stdout, { columns: true, bom: true });
     const header = Object.keys(rows[0]!);
-    expect(header.slice(header.indexOf('Notes'), header.indexOf('Help with') + 1)).toEqual([
-      'Notes',
+    expect(header.slice(header.indexOf('ZIP code'), header.indexOf('Reach first by') + 1)).toEqual([
       'ZIP code',
-      'In service area',
+      'Outside the service area',
       'Preferred dates',
       'How often',
       'Reach first by',
-      'Help with',
     ]);
     expect(rows.find((r) => r.Reference === replies[0]!.json.reference)).toMatchObject({
       'ZIP code': '97202-1234',
-      'In service area': 'yes',
+      'Outside the service area': 'no',
       'Preferred dates': days.join('; '),
-      'How often': 'every-two-weeks',
-      'Reach first by': 'text',
+      'How often': 'Every two weeks',
+      'Reach first by': 'A text message',
     });
     expect(rows.find((r) => r.Reference === replies[1]!.json.reference)).toMatchObject({
       'ZIP code': '60601',
-      'In service area': 'no',
+      'Outside the service area': 'yes',
       'Preferred dates': '',
-      'How often': 'monthly',
-      'Reach first by': 'email',
+      'How often': 'Once a month',
+      'Reach first by': 'An e-mail',
     });
     const line = (await exportLeads(server.databaseUrl)).find((l) => l.id === replies[0]!.json.id)!;
     expect(line).toMatchObject({ inServiceArea: true, fields: { postalCode: '97202-1234', preferredDates: days, frequency: 'every-two-weeks' } });
@@ -226,7 +227,9 @@ describe('exports by period and form, and the purge, on a store of known dates',
     expect(await exported(['--since', '2026-11-01T07:00:00Z', '--until', '2026-12-01T08:00:00Z'])).toEqual([ids.nov1, ids.novContact, ids.nov30]);
     const csv = await leads(url, ['export', '--format', 'csv', '--form', 'quote', '--until', '11/15/2026']);
     const rows = parse(csv.stdout, { columns: true, bom: true }) as Array<Record<string, string>>;
-    expect(rows.map((r) => r['Lead id'])).toEqual([...ids.old, ids.oct, ids.nov1]);
+    // The quote requests received until the 15th, oldest first (the spreadsheet names them by reference, not by id).
+    expect(rows).toHaveLength(ids.old.length + 2);
+    expect(rows.every((r) => r.Form === 'quote request')).toBe(true);
     // The spreadsheet's times are the office's, and its header says which.
     expect(rows.slice(-2).map((r) => r['Received (America/Los_Angeles time)'])).toEqual(['2026-10-31 23:59', '2026-11-01 00:00']);
   });
@@ -432,7 +435,8 @@ describe('deletion on request', () => {
         const person = { phone: '503.555.0155', email: `grace.h.${Date.now()}@example.com` };
         expect((await postJson(`${server.url}/api/v1/leads`, quote({ ...person }), newClient())).status).toBe(201);
         const done = await leads(server.databaseUrl, ['delete', '--phone', '+1 (503) 555-0155']);
-        expect(done.stdout).toMatch(/^Removing 1 lead with this phone number:\n.*\nRemoved 1 lead\./);
+        // It says that it removes everything that matches, and where a selection can be made.
+        expect(done.stdout).toMatch(/^Removing 1 lead with this phone number:\n.*\nThe command removes every one of them\. To keep some .*\nRemoved 1 lead\./);
         expect((await exportLeads(server.databaseUrl)).some((l) => (l.fields as { email: string }).email === person.email)).toBe(false);
       });
     });

@@ -102,6 +102,22 @@ describe('SQLite: a person deleted on request', () => {
     expect(tracesIn(path, `${path}-wal`)).toEqual([]);
   });
 
+  it('leaves no byte of a ticked lead when the office keeps another one with the same e-mail unticked', async () => {
+    const path = join(dir, 'leads.sqlite');
+    const store = openSqliteStore(path);
+    await submitZelda(store);
+    // Someone else who used Zelda's address (a shared family mailbox): kept.
+    await store.submit(toLeadRecord(valid(quote({ name: 'Kept Keeper', email: ZELDA.email, phone: '(503) 555-0178' })), meta()), undefined);
+    const match = personOf('email', ZELDA.email)!;
+    const zelda = (await store.personLeads(match)).find((l) => l.fields.name === ZELDA.name)!;
+    const removed = await store.deletePerson(match, { kind: 'email', deletedAt: new Date() }, undefined, { leads: [zelda.id], suspectedSpam: [] });
+    expect(removed).toMatchObject({ leads: 1, kept: { leads: 1, suspectedSpam: 0 } });
+    // Only the address both leads carry is left, with the kept lead.
+    expect(tracesIn(path, `${path}-wal`)).toEqual(['zq.erasure.token']);
+    expect((await store.personLeads(match)).map((l) => l.fields.name)).toEqual(['Kept Keeper']);
+    await store.close();
+  });
+
   it("empties the write-ahead log as soon as a reader that held it off has ended, saying so as warnings in the service's log", async () => {
     const path = join(dir, 'leads.sqlite');
     let logged = '';

@@ -448,6 +448,83 @@ for (const kind of stores) {
       expect(trail).toContain('Moved a lead since deleted on request from suspected spam to the inbox.');
     });
 
+    it("exports what the inbox shows, oldest first and page after page, with each lead's status, owner and notes", async () => {
+      const at = (minute: number) => new Date(Date.UTC(2026, 10, 24, 18, minute));
+      const ann = await lead(store, { ...quote(), name: 'Ann Export', phone: '(503) 555-0131', postalCode: '97201' }, at(1));
+      const ben = await lead(store, { ...contact(), name: 'Ben Export', phone: '(503) 555-0132' }, at(2));
+      const cy = await lead(store, { ...quote(), name: 'Cy Export', phone: '(503) 555-0133', preferredDates: ['2026-11-27'] }, at(3));
+      const audit = { at: at(9), actor: 'ann@example.com', action: 'added a note', detail: 'A note.' } as const;
+      await store.setStatus(ann, 'contacted', 'ann@example.com', at(10), () => ({ ...audit, action: 'set a status' }));
+      await store.setOwner(ann, 'ann@example.com', { ...audit, action: 'set the owner' });
+      await store.addNote(ann, { at: at(11), by: 'ann@example.com', text: 'Called, no answer.' }, audit);
+      await store.addNote(ann, { at: at(12), by: 'bo@example.com', text: 'Rang back: Tuesday.' }, audit);
+      const exported = async (filter: Parameters<Store['exportInbox']>[0]) => {
+        const items = [];
+        for await (const item of store.exportInbox(filter)) items.push(item);
+        return items;
+      };
+      const names = async (filter: Parameters<Store['exportInbox']>[0]) => (await exported(filter)).map((i) => i.lead.fields.name);
+      expect(await names({})).toEqual(['Ann Export', 'Ben Export', 'Cy Export']);
+      const [first] = await exported({ status: 'contacted' });
+      expect(first).toMatchObject({ status: 'contacted', statusBy: 'ann@example.com', statusAt: at(10), owner: 'ann@example.com' });
+      expect(first!.notes).toEqual([
+        { at: at(11), by: 'ann@example.com', text: 'Called, no answer.' },
+        { at: at(12), by: 'bo@example.com', text: 'Rang back: Tuesday.' },
+      ]);
+      // Each of the inbox's filters, as the inbox reads it.
+      expect(await names({ owner: { email: 'ann@example.com' } })).toEqual(['Ann Export']);
+      expect(await names({ owner: 'nobody' })).toEqual(['Ben Export', 'Cy Export']);
+      expect(await names({ form: 'support' })).toEqual(['Ben Export']);
+      expect(await names({ search: 'cy exp' })).toEqual(['Cy Export']);
+      expect(await names({ search: ben.replace(/-/g, '').toLowerCase() })).toEqual(['Ben Export']);
+      expect(await names({ postalCode: '97201' })).toEqual(['Ann Export']);
+      expect(await names({ visitBetween: { from: '2026-11-27', to: '2026-11-29' } })).toEqual(['Cy Export']);
+      expect(await names({ since: at(2), until: at(3) })).toEqual(['Ben Export']);
+      expect(await names({ status: 'done' })).toEqual([]);
+      expect(cy).toMatch(/^Q-/);
+      // Past a page of 500, every lead once, in order.
+      await seedLeads(store, 620, { body: (i) => ({ ...quote(), name: `Many ${i}` }), receivedAt: (i) => new Date(Date.UTC(2026, 10, 25, 0, 0, i)) });
+      const many = (await names({ search: 'many' })) as string[];
+      expect(many).toHaveLength(620);
+      expect(many.slice(0, 2)).toEqual(['Many 0', 'Many 1']);
+      expect(many.at(-1)).toBe('Many 619');
+      expect(await exported({})).toHaveLength(623);
+    });
+
+    it("lists a person's caught submissions beside their leads, and removes only those chosen, saying how many were kept", async () => {
+      const at = new Date('2026-11-24T18:00:00Z');
+      const shared = '(503) 555-0150';
+      await lead(store, { ...quote(), name: 'Pat Partner', email: 'pat@example.com', phone: shared }, at);
+      await lead(store, { ...contact(), name: 'Sam Partner', email: 'sam@example.com', phone: shared }, new Date(at.getTime() + 60_000));
+      const other = await lead(store, { ...quote(), name: 'Olive Other', email: 'olive@example.com', phone: '(503) 555-0151' }, at);
+      const person = { emailNormalised: 'pat@example.com', phoneE164: '+15035550150' };
+      await store.keepSpam(caught('0b8a1f4e-5150-4c55-9d7e-2a1b3c4d5e6f', { ...quote(), name: 'Pat Caught' }, new Date(at.getTime() - DAY)), person);
+      await store.keepSpam(caught('0b8a1f4e-5151-4c55-9d7e-2a1b3c4d5e6f', { ...quote(), name: 'Pat Later' }, at), person);
+      const match = { kind: 'phone' as const, value: '+15035550150' };
+      expect((await store.personSpam(match)).map((s) => s.body.name)).toEqual(['Pat Later', 'Pat Caught']);
+      expect(await store.personSpam({ kind: 'email', value: 'olive@example.com' })).toEqual([]);
+      const [sam, pat] = await store.personLeads(match);
+      expect([sam!.fields.name, pat!.fields.name]).toEqual(['Sam Partner', 'Pat Partner']);
+      const olive = (await store.inbox({ search: other, limit: 5, offset: 0 }))[0]!.lead;
+      // Pat's lead and one caught submission are ticked; Olive's id, slipped in, is not the person's and stays.
+      const chosen = { leads: [pat!.id, olive.id], suspectedSpam: ['0b8a1f4e-5150-4c55-9d7e-2a1b3c4d5e6f'] };
+      const removed = await deleteOnRequest(store, match, 'office@example.com', at, chosen);
+      expect(removed).toMatchObject({ leads: 1, suspectedSpam: 1, kept: { leads: 1, suspectedSpam: 1 } });
+      expect((await store.personLeads(match)).map((l) => l.fields.name)).toEqual(['Sam Partner']);
+      expect((await store.personSpam(match)).map((s) => s.body.name)).toEqual(['Pat Later']);
+      expect((await store.inbox({ search: other, limit: 5, offset: 0 })).map((i) => i.lead.fields.name)).toEqual(['Olive Other']);
+      expect(await store.deletionRecords()).toEqual([{ kind: 'phone', deletedAt: at, leads: 1 }]);
+      expect((await store.recent(1))[0]).toMatchObject({
+        action: 'deleted on request',
+        detail:
+          'Deleted 1 lead and 1 submission from suspected spam on request, found by phone number. Kept 1 lead and 1 submission from suspected spam, not ticked.',
+      });
+      // Without a choice, everything of theirs goes, as before.
+      expect(await store.deletePerson(match, { kind: 'phone', deletedAt: at })).toMatchObject({ leads: 1, suspectedSpam: 1 });
+      expect(await store.personLeads(match)).toEqual([]);
+      expect(await store.personSpam(match)).toEqual([]);
+    });
+
     it(`removes suspected spam after ${SPAM_KEEP_DAYS} days, ended sessions, and audit entries with the deletion records`, async () => {
       const now = new Date('2026-11-24T12:00:00Z');
       const body = { ...quote(), email: 'old@example.com' };

@@ -65,7 +65,7 @@ describe("the store's roles", () => {
       'touchSession',
     ]);
     expect(Object.keys(roles.spam).sort()).toEqual(['findSpam', 'keepSpam', 'listSpam', 'releaseSpam']);
-    expect(Object.keys(roles.inbox).sort()).toEqual(['addNote', 'inbox', 'personLeads', 'setOwner', 'setStatus']);
+    expect(Object.keys(roles.inbox).sort()).toEqual(['addNote', 'exportInbox', 'inbox', 'personLeads', 'personSpam', 'setOwner', 'setStatus']);
     expect('deletePerson' in roles.sessions).toBe(false);
     expect('submit' in roles.spam).toBe(false);
   });

@@ -8,6 +8,7 @@
 import type { LeadStore } from '../../leads/store.ts';
 import type { OfficeStore } from '../../office/store.ts';
 import { postgresOffice } from './office.ts';
+import { postgresOfficeExport } from './office-export.ts';
 import { postgresStaff } from './office-staff.ts';
 import { openPostgresHandle } from './handle.ts';
 import { postgresIntake, type PostgresStoreOptions } from './intake.ts';
@@ -33,6 +34,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     ...postgresOutbox(handle),
     ...postgresKeys(handle),
     ...postgresOffice(handle, takeIn),
+    ...postgresOfficeExport(handle),
     ...postgresStaff(handle),
     close: () => handle.pool.end(),
   };

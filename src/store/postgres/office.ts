@@ -2,100 +2,27 @@
  * The PostgreSQL store's office roles: the inbox with each lead's status, suspected spam kept aside,
  * and the audit trail (the staff's accounts and sessions are `office-staff.ts`).
  */
-import type { AuditEntry, AuditTrail, InboxQuery, LeadNote, LeadStatus, OfficeInbox, SpamFolder, SpamRelease, SuspectedSpam } from '../../office/store.ts';
+import type { AuditEntry, AuditTrail, InboxQuery, LeadStatus, OfficeInbox, SpamFolder, SpamRelease } from '../../office/store.ts';
 import { REPLAY_WINDOW_MS } from '../../leads/store.ts';
 import { Lost, type TakeInTransaction } from './intake.ts';
-import { inboxSearch, searchText, spamSearchFacts } from '../../office/search.ts';
+import { searchText, spamSearchFacts } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type PostgresHandle, writeAudit } from './handle.ts';
-
-type InboxRow = LeadRow & { status: LeadStatus; status_by: string | null; status_at: Date | null; owner: string | null };
-type SpamRow = {
-  id: string;
-  reference: string;
-  form_type: SuspectedSpam['formType'];
-  received_at: Date;
-  reason: SuspectedSpam['reason'];
-  submission: Pick<SuspectedSpam, 'body' | 'meta'>;
-};
-
-const toSpam = (r: SpamRow): SuspectedSpam => ({
-  id: r.id,
-  reference: r.reference,
-  formType: r.form_type,
-  receivedAt: r.received_at,
-  reason: r.reason,
-  body: r.submission.body,
-  meta: r.submission.meta,
-});
-
-/** The tables a search looks in, and the key of their rows. */
-const LEADS = { table: 'leads', key: 'reference' } as const;
-const SPAM = { table: 'suspected_spam', key: 'id' } as const;
-
-/**
- * The condition of one search (`inboxSearch`) over `on.table` (with `search_text` and `reference`),
- * its parameters added through `param`; none for an empty search. The rows that match are found in
- * the index of the folded text and the row's key (an index-only read where the table is vacuumed),
- * then fetched by their key.
- */
-function searchCondition(typed: string | undefined, on: typeof LEADS | typeof SPAM, param: (value: unknown) => string): string | undefined {
-  const search = inboxSearch(typed);
-  if (!search) return undefined;
-  const any = [
-    ...search.text.map((pattern) => `found.search_text LIKE ${param(pattern)}`),
-    ...(search.referenceStart ? [`found.reference LIKE ${param(search.referenceStart)}`] : []),
-  ];
-  return `${on.table}.${on.key} IN (SELECT found.${on.key} FROM ${on.table} AS found WHERE ${any.join(' OR ')})`;
-}
-
-const WITH_DISCLOSURE =
-  `SELECT leads.*, disclosures.text AS disclosure_text FROM leads LEFT JOIN disclosures ON disclosures.version = ` + `leads.consent->>'disclosureVersion'`;
+import { inboxConditions, inboxLeads, searchCondition, SPAM, toSpam, WITH_DISCLOSURE, type InboxRow, type SpamRow } from './inbox-query.ts';
 
 /** The office's roles on `handle`; `takeIn` takes a released submission in as the intake would. */
-export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction): OfficeInbox & SpamFolder & AuditTrail {
+export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction): Omit<OfficeInbox, 'exportInbox'> & SpamFolder & AuditTrail {
   const { pool, transaction, unavailable } = handle;
   const query = <R extends object>(sql: string, params: unknown[] = []) => pool.query<R>(sql, params).catch(unavailable);
 
   return {
     inbox: async (q: InboxQuery) => {
-      const where: string[] = [];
       const params: unknown[] = [];
       const param = (value: unknown) => `$${params.push(value)}`;
-      const search = searchCondition(q.search, LEADS, param);
-      if (search) where.push(search);
-      if (q.form) where.push(`leads.form_type = ${param(q.form)}`);
-      if (q.status) where.push(`leads.status = ${param(q.status)}`);
-      if (q.since) where.push(`leads.received_at >= ${param(q.since)}`);
-      if (q.until) where.push(`leads.received_at < ${param(q.until)}`);
-      if (q.postalCode) where.push(`leads.postal_code = ${param(q.postalCode)}`);
-      if (q.owner === 'nobody') where.push('leads.owner IS NULL');
-      else if (q.owner) where.push(`leads.owner = ${param(q.owner.email)}`);
-      if (q.visitBetween)
-        where.push(
-          `EXISTS (SELECT 1 FROM json_array_elements_text(leads.fields->'preferredDates') AS d ` +
-            `WHERE d BETWEEN ${param(q.visitBetween.from)} AND ${param(q.visitBetween.to)})`,
-        );
+      const where = inboxConditions(q, param);
       const sql =
         `${WITH_DISCLOSURE} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY leads.received_at DESC, ` +
         `leads.id DESC LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}`;
-      const { rows } = await query<InboxRow>(sql, params);
-      const notes = new Map<string, LeadNote[]>();
-      if (rows.length > 0)
-        for (const n of (
-          await query<{ lead_id: string; at: Date; author: string; text: string }>(
-            'SELECT lead_id, at, author, text FROM lead_notes WHERE lead_id = ANY($1) ORDER BY at, id',
-            [rows.map((r) => r.id)],
-          )
-        ).rows)
-          notes.set(n.lead_id, [...(notes.get(n.lead_id) ?? []), { at: n.at, by: n.author, text: n.text }]);
-      return rows.map((r) => ({
-        lead: rowToLead(r),
-        owner: r.owner ?? undefined,
-        notes: notes.get(r.id) ?? [],
-        status: r.status,
-        statusBy: r.status_by ?? undefined,
-        statusAt: r.status_at ?? undefined,
-      }));
+      return inboxLeads(handle, (await query<InboxRow>(sql, params)).rows);
     },
     setStatus: (reference, status, by, at, audit) =>
       transaction(async (c) => {
@@ -128,6 +55,11 @@ export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction
       return (await query<LeadRow>(`${WITH_DISCLOSURE} WHERE leads.${column} = $1 ORDER BY leads.received_at DESC, leads.id DESC`, [match.value])).rows.map(
         rowToLead,
       );
+    },
+
+    personSpam: async (match) => {
+      const column = match.kind === 'email' ? 'email_normalised' : 'phone_e164';
+      return (await query<SpamRow>(`SELECT * FROM suspected_spam WHERE ${column} = $1 ORDER BY received_at DESC, id`, [match.value])).rows.map(toSpam);
     },
 
     keepSpam: (spam, person) =>

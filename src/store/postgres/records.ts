@@ -5,26 +5,32 @@
  */
 import pg from 'pg';
 import { ERASED_LEAD } from '../../office/audit-words.ts';
-import type { DeletionRecord, LeadFilter, LeadRecords, PersonMatch, Removed } from '../../leads/store.ts';
+import type { Chosen, DeletionRecord, LeadFilter, LeadRecords, PersonMatch, Removed } from '../../leads/store.ts';
 import { rowToLead, type LeadRow, type PostgresHandle, writeAudit } from './handle.ts';
 
 const personColumn = (match: PersonMatch) => (match.kind === 'email' ? 'email_normalised' : 'phone_e164');
+
+/** The condition on a table of the person's rows (leads, suspected spam) and its parameters: only those `ids` names, when given. */
+const theirs = (match: PersonMatch, ids: readonly string[] | undefined): [string, unknown[]] =>
+  ids ? [`${personColumn(match)} = $1 AND id = ANY($2::text[])`, [match.value, ids]] : [`${personColumn(match)} = $1`, [match.value]];
 
 /** The records role on `handle`. */
 export function postgresRecords(handle: PostgresHandle): LeadRecords {
   const { pool, transaction, unavailable } = handle;
 
-  async function countPerson(c: pg.PoolClient, match: PersonMatch): Promise<Removed> {
-    const leads = `SELECT id FROM leads WHERE ${personColumn(match)} = $1`;
-    const count = async (sql: string) => Number((await c.query<{ n: string }>(sql, [match.value]).catch(unavailable)).rows[0]!.n);
+  async function countPerson(c: pg.PoolClient, match: PersonMatch, chosen?: Chosen): Promise<Removed> {
+    const [leads, leadParams] = theirs(match, chosen?.leads);
+    const [spam, spamParams] = theirs(match, chosen?.suspectedSpam);
+    const count = async (sql: string, params: unknown[]) => Number((await c.query<{ n: string }>(sql, params).catch(unavailable)).rows[0]!.n);
+    const ids = `SELECT id FROM leads WHERE ${leads}`;
     return {
-      leads: await count(`SELECT count(*) AS n FROM (${leads}) AS l`),
-      idempotencyKeys: await count(`SELECT count(*) AS n FROM idempotency_keys WHERE lead_id IN (${leads})`),
-      fingerprints: await count(`SELECT count(*) AS n FROM lead_fingerprints WHERE lead_id IN (${leads})`),
-      suspectedSpam: await count(`SELECT count(*) AS n FROM suspected_spam WHERE ${personColumn(match)} = $1`),
+      leads: await count(`SELECT count(*) AS n FROM (${ids}) AS l`, leadParams),
+      idempotencyKeys: await count(`SELECT count(*) AS n FROM idempotency_keys WHERE lead_id IN (${ids})`, leadParams),
+      fingerprints: await count(`SELECT count(*) AS n FROM lead_fingerprints WHERE lead_id IN (${ids})`, leadParams),
+      suspectedSpam: await count(`SELECT count(*) AS n FROM suspected_spam WHERE ${spam}`, spamParams),
       officeEmails: (
         await c
-          .query<{ lead_id: string }>(`SELECT lead_id FROM outbox WHERE sent_at IS NOT NULL AND lead_id IN (${leads}) ORDER BY lead_id`, [match.value])
+          .query<{ lead_id: string }>(`SELECT lead_id FROM outbox WHERE sent_at IS NOT NULL AND lead_id IN (${ids}) ORDER BY lead_id`, leadParams)
           .catch(unavailable)
       ).rows.map((r) => r.lead_id),
     };
@@ -58,24 +64,30 @@ export function postgresRecords(handle: PostgresHandle): LeadRecords {
         client.release();
       }
     },
-    deletePerson: (match, record, audit) =>
+    deletePerson: (match, record, audit, chosen) =>
       transaction(async (c) => {
+        const [leads, leadParams] = theirs(match, chosen?.leads);
+        const [spam, spamParams] = theirs(match, chosen?.suspectedSpam);
         // The person's leads are locked first, in the order a purge takes them (leads, then their
         // records), so that an erasure and a purge never wait for each other in a cycle.
         await c.query(`SELECT id FROM leads WHERE ${personColumn(match)} = $1 FOR UPDATE`, [match.value]);
-        const removed = await countPerson(c, match);
-        const leads = `SELECT id FROM leads WHERE ${personColumn(match)} = $1`;
+        const removed = await countPerson(c, match, chosen);
+        if (chosen) {
+          const all = await countPerson(c, match);
+          removed.kept = { leads: all.leads - removed.leads, suspectedSpam: all.suspectedSpam - removed.suspectedSpam };
+        }
+        const ids = `SELECT id FROM leads WHERE ${leads}`;
         // The office's audit trail names leads by reference: an erased person's become `ERASED_LEAD`.
-        const { rows: references } = await c.query<{ reference: string }>(
-          `SELECT reference FROM leads WHERE ${personColumn(match)} = $1 UNION SELECT reference FROM suspected_spam WHERE ${personColumn(match)} = $1`,
-          [match.value],
-        );
+        const references = [
+          ...(await c.query<{ reference: string }>(`SELECT reference FROM leads WHERE ${leads}`, leadParams)).rows,
+          ...(await c.query<{ reference: string }>(`SELECT reference FROM suspected_spam WHERE ${spam}`, spamParams)).rows,
+        ];
         for (const { reference } of references)
           await c.query('UPDATE office_audit SET detail = replace(detail, $1, $2) WHERE strpos(detail, $1) > 0', [reference, ERASED_LEAD]);
-        await c.query(`DELETE FROM idempotency_keys WHERE lead_id IN (${leads})`, [match.value]);
-        await c.query(`DELETE FROM lead_fingerprints WHERE lead_id IN (${leads})`, [match.value]);
-        await c.query(`DELETE FROM leads WHERE ${personColumn(match)} = $1`, [match.value]);
-        await c.query(`DELETE FROM suspected_spam WHERE ${personColumn(match)} = $1`, [match.value]);
+        await c.query(`DELETE FROM idempotency_keys WHERE lead_id IN (${ids})`, leadParams);
+        await c.query(`DELETE FROM lead_fingerprints WHERE lead_id IN (${ids})`, leadParams);
+        await c.query(`DELETE FROM leads WHERE ${leads}`, leadParams);
+        await c.query(`DELETE FROM suspected_spam WHERE ${spam}`, spamParams);
         // What the office typed to find them may have been their name or address: every kept search goes.
         await c.query('DELETE FROM office_searches');
         // So may a change held through a sign-in (a note on one of their leads).

@@ -6,6 +6,7 @@
 import type { LeadStore } from '../../leads/store.ts';
 import type { OfficeStore } from '../../office/store.ts';
 import { sqliteOffice } from './office.ts';
+import { sqliteOfficeExport } from './office-export.ts';
 import { sqliteStaff } from './office-staff.ts';
 import { openSqliteHandle } from './handle.ts';
 import { sqliteIntake, type SqliteStoreOptions } from './intake.ts';
@@ -28,6 +29,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     ...sqliteOutbox(handle),
     ...sqliteKeys(handle),
     ...sqliteOffice(handle, takeIn),
+    ...sqliteOfficeExport(handle),
     ...sqliteStaff(handle),
     close: async () => {
       flush();

@@ -4,7 +4,7 @@
  * past its time, each deletion's bytes overwritten and the log emptied after it.
  */
 import { ERASED_LEAD } from '../../office/audit-words.ts';
-import type { DeletionRecord, LeadFilter, LeadRecords, PersonMatch, Purged, Removed } from '../../leads/store.ts';
+import type { Chosen, DeletionRecord, LeadFilter, LeadRecords, PersonMatch, Purged, Removed } from '../../leads/store.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
 
 /** Leads read at once by an export: a page in memory, and no read open between pages. */
@@ -12,22 +12,29 @@ const EXPORT_PAGE = 500;
 
 const personColumn = (match: PersonMatch) => (match.kind === 'email' ? 'email_normalised' : 'phone_e164');
 
+/** The condition on a table of the person's rows (leads, suspected spam) and its parameters: only those `ids` names, when given. */
+const theirs = (match: PersonMatch, ids: readonly string[] | undefined): [string, string[]] =>
+  ids
+    ? [`${personColumn(match)} = ? AND id IN (SELECT value FROM json_each(?))`, [match.value, JSON.stringify(ids)]]
+    : [`${personColumn(match)} = ?`, [match.value]];
+
 /** The records role on `handle`. */
 export function sqliteRecords(handle: SqliteHandle): LeadRecords {
   const { db, guard, inTransaction, eraseFromWal, writeAudit } = handle;
 
-  function countPerson(match: PersonMatch): Removed {
-    const column = personColumn(match);
-    const count = (sql: string) => Number((db.prepare(sql).get(match.value) as { n: number }).n);
+  function countPerson(match: PersonMatch, chosen?: Chosen): Removed {
+    const [leads, leadParams] = theirs(match, chosen?.leads);
+    const [spam, spamParams] = theirs(match, chosen?.suspectedSpam);
+    const count = (sql: string, params: string[]) => Number((db.prepare(sql).get(...params) as { n: number }).n);
     return {
-      leads: count(`SELECT count(*) AS n FROM leads WHERE ${column} = ?`),
-      idempotencyKeys: count(`SELECT count(*) AS n FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${column} = ?)`),
-      fingerprints: count(`SELECT count(*) AS n FROM leads WHERE ${column} = ? AND fingerprint <> ''`),
-      suspectedSpam: count(`SELECT count(*) AS n FROM suspected_spam WHERE ${column} = ?`),
+      leads: count(`SELECT count(*) AS n FROM leads WHERE ${leads}`, leadParams),
+      idempotencyKeys: count(`SELECT count(*) AS n FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${leads})`, leadParams),
+      fingerprints: count(`SELECT count(*) AS n FROM leads WHERE ${leads} AND fingerprint <> ''`, leadParams),
+      suspectedSpam: count(`SELECT count(*) AS n FROM suspected_spam WHERE ${spam}`, spamParams),
       officeEmails: (
         db
-          .prepare(`SELECT lead_id FROM outbox WHERE sent_at IS NOT NULL AND lead_id IN (SELECT id FROM leads WHERE ${column} = ?) ORDER BY lead_id`)
-          .all(match.value) as Array<{ lead_id: string }>
+          .prepare(`SELECT lead_id FROM outbox WHERE sent_at IS NOT NULL AND lead_id IN (SELECT id FROM leads WHERE ${leads}) ORDER BY lead_id`)
+          .all(...leadParams) as Array<{ lead_id: string }>
       ).map((r) => r.lead_id),
     };
   }
@@ -56,19 +63,25 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
       }
     },
     countPerson: (match) => guard(() => countPerson(match)),
-    deletePerson: async (match, record, audit) => {
+    deletePerson: async (match, record, audit, chosen) => {
       const removed = await guard(() =>
         inTransaction(() => {
-          const removed = countPerson(match);
+          const removed = countPerson(match, chosen);
+          if (chosen) {
+            const all = countPerson(match);
+            removed.kept = { leads: all.leads - removed.leads, suspectedSpam: all.suspectedSpam - removed.suspectedSpam };
+          }
+          const [leads, leadParams] = theirs(match, chosen?.leads);
+          const [spam, spamParams] = theirs(match, chosen?.suspectedSpam);
           // The office's audit trail names leads by reference: an erased person's become `ERASED_LEAD`.
           const references = db
-            .prepare(`SELECT reference FROM leads WHERE ${personColumn(match)} = ? UNION SELECT reference FROM suspected_spam WHERE ${personColumn(match)} = ?`)
-            .all(match.value, match.value) as Array<{ reference: string }>;
+            .prepare(`SELECT reference FROM leads WHERE ${leads} UNION SELECT reference FROM suspected_spam WHERE ${spam}`)
+            .all(...leadParams, ...spamParams) as Array<{ reference: string }>;
           const forget = db.prepare('UPDATE office_audit SET detail = replace(detail, ?, ?) WHERE instr(detail, ?) > 0');
           for (const { reference } of references) forget.run(reference, ERASED_LEAD, reference);
-          db.prepare(`DELETE FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${personColumn(match)} = ?)`).run(match.value);
-          db.prepare(`DELETE FROM leads WHERE ${personColumn(match)} = ?`).run(match.value);
-          db.prepare(`DELETE FROM suspected_spam WHERE ${personColumn(match)} = ?`).run(match.value);
+          db.prepare(`DELETE FROM idempotency_keys WHERE lead_id IN (SELECT id FROM leads WHERE ${leads})`).run(...leadParams);
+          db.prepare(`DELETE FROM leads WHERE ${leads}`).run(...leadParams);
+          db.prepare(`DELETE FROM suspected_spam WHERE ${spam}`).run(...spamParams);
           // What the office typed to find them may have been their name or address: every kept search goes.
           db.prepare('DELETE FROM office_searches').run();
           // So may a change held through a sign-in (a note on one of their leads).

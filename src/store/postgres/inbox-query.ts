@@ -1,0 +1,95 @@
+/**
+ * What the PostgreSQL store's inbox, its spreadsheet and its deletion preview read alike: the one
+ * search over leads or suspected spam, the inbox's conditions, a lead's notes, and a row as the
+ * office sees it.
+ */
+import type { InboxFilter, InboxLead, LeadNote, LeadStatus, SuspectedSpam } from '../../office/store.ts';
+import { inboxSearch } from '../../office/search.ts';
+import { rowToLead, type LeadRow, type PostgresHandle } from './handle.ts';
+
+export type InboxRow = LeadRow & { status: LeadStatus; status_by: string | null; status_at: Date | null; owner: string | null };
+export type SpamRow = {
+  id: string;
+  reference: string;
+  form_type: SuspectedSpam['formType'];
+  received_at: Date;
+  reason: SuspectedSpam['reason'];
+  submission: Pick<SuspectedSpam, 'body' | 'meta'>;
+};
+
+export const toSpam = (r: SpamRow): SuspectedSpam => ({
+  id: r.id,
+  reference: r.reference,
+  formType: r.form_type,
+  receivedAt: r.received_at,
+  reason: r.reason,
+  body: r.submission.body,
+  meta: r.submission.meta,
+});
+
+/** The tables a search looks in, and the key of their rows. */
+export const LEADS = { table: 'leads', key: 'reference' } as const;
+export const SPAM = { table: 'suspected_spam', key: 'id' } as const;
+
+/**
+ * The condition of one search (`inboxSearch`) over `on.table` (with `search_text` and `reference`),
+ * its parameters added through `param`; none for an empty search. The rows that match are found in
+ * the index of the folded text and the row's key (an index-only read where the table is vacuumed),
+ * then fetched by their key.
+ */
+export function searchCondition(typed: string | undefined, on: typeof LEADS | typeof SPAM, param: (value: unknown) => string): string | undefined {
+  const search = inboxSearch(typed);
+  if (!search) return undefined;
+  const any = [
+    ...search.text.map((pattern) => `found.search_text LIKE ${param(pattern)}`),
+    ...(search.referenceStart ? [`found.reference LIKE ${param(search.referenceStart)}`] : []),
+  ];
+  return `${on.table}.${on.key} IN (SELECT found.${on.key} FROM ${on.table} AS found WHERE ${any.join(' OR ')})`;
+}
+
+/** A lead with the text of the consent wording it names. */
+export const WITH_DISCLOSURE =
+  `SELECT leads.*, disclosures.text AS disclosure_text FROM leads LEFT JOIN disclosures ON disclosures.version = ` + `leads.consent->>'disclosureVersion'`;
+
+/** The conditions of what the inbox shows (`filter`), their parameters added through `param`. */
+export function inboxConditions(filter: InboxFilter, param: (value: unknown) => string): string[] {
+  const where: string[] = [];
+  const search = searchCondition(filter.search, LEADS, param);
+  if (search) where.push(search);
+  if (filter.form) where.push(`leads.form_type = ${param(filter.form)}`);
+  if (filter.status) where.push(`leads.status = ${param(filter.status)}`);
+  if (filter.since) where.push(`leads.received_at >= ${param(filter.since)}`);
+  if (filter.until) where.push(`leads.received_at < ${param(filter.until)}`);
+  if (filter.postalCode) where.push(`leads.postal_code = ${param(filter.postalCode)}`);
+  if (filter.owner === 'nobody') where.push('leads.owner IS NULL');
+  else if (filter.owner) where.push(`leads.owner = ${param(filter.owner.email)}`);
+  if (filter.visitBetween)
+    where.push(
+      `EXISTS (SELECT 1 FROM json_array_elements_text(leads.fields->'preferredDates') AS d ` +
+        `WHERE d BETWEEN ${param(filter.visitBetween.from)} AND ${param(filter.visitBetween.to)})`,
+    );
+  return where;
+}
+
+/** The rows `rows` as the inbox shows them, with their notes (oldest first). */
+export async function inboxLeads(handle: PostgresHandle, rows: InboxRow[]): Promise<InboxLead[]> {
+  const notes = new Map<string, LeadNote[]>();
+  if (rows.length > 0)
+    for (const n of (
+      await handle.pool
+        .query<{ lead_id: string; at: Date; author: string; text: string }>(
+          'SELECT lead_id, at, author, text FROM lead_notes WHERE lead_id = ANY($1) ORDER BY at, id',
+          [rows.map((r) => r.id)],
+        )
+        .catch(handle.unavailable)
+    ).rows)
+      notes.set(n.lead_id, [...(notes.get(n.lead_id) ?? []), { at: n.at, by: n.author, text: n.text }]);
+  return rows.map((r) => ({
+    lead: rowToLead(r),
+    owner: r.owner ?? undefined,
+    notes: notes.get(r.id) ?? [],
+    status: r.status,
+    statusBy: r.status_by ?? undefined,
+    statusAt: r.status_at ?? undefined,
+  }));
+}

@@ -1,0 +1,88 @@
+/**
+ * What the SQLite store's inbox, its spreadsheet and its deletion preview read alike: the one search
+ * over leads or suspected spam, the inbox's conditions, a lead's notes, and a row as the office sees it.
+ */
+import type { InboxFilter, InboxLead, LeadNote, LeadStatus, SuspectedSpam } from '../../office/store.ts';
+import { inboxSearch } from '../../office/search.ts';
+import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
+
+export type InboxRow = LeadRow & { status: LeadStatus; status_by: string | null; status_at: string | null; owner: string | null };
+export type SpamRow = {
+  id: string;
+  reference: string;
+  form_type: SuspectedSpam['formType'];
+  received_at: string;
+  reason: SuspectedSpam['reason'];
+  submission: string;
+};
+
+export const toSpam = (r: SpamRow): SuspectedSpam => {
+  const { body, meta } = JSON.parse(r.submission) as Pick<SuspectedSpam, 'body' | 'meta'>;
+  return { id: r.id, reference: r.reference, formType: r.form_type, receivedAt: new Date(r.received_at), reason: r.reason, body, meta };
+};
+
+/** The tables a search looks in, and the key of their rows. */
+export const LEADS = { table: 'leads', key: 'reference' } as const;
+export const SPAM = { table: 'suspected_spam', key: 'id' } as const;
+
+/**
+ * The condition of one search (`inboxSearch`) over `on.table` (with `search_text` and `reference`),
+ * its parameters added to `params`; none for an empty search. The rows that match are found in the
+ * index of the folded text and the row's key alone (a narrow read), then fetched by their key.
+ */
+export function searchCondition(typed: string | undefined, on: typeof LEADS | typeof SPAM, params: Array<string | number>): string | undefined {
+  const search = inboxSearch(typed);
+  if (!search) return undefined;
+  const any = search.text.map(() => "search_text LIKE ? ESCAPE '\\'");
+  params.push(...search.text);
+  if (search.referenceStart) {
+    any.push('reference LIKE ?');
+    params.push(search.referenceStart);
+  }
+  return `${on.key} IN (SELECT ${on.key} FROM ${on.table} INDEXED BY ${on.table}_by_search WHERE ${any.join(' OR ')})`;
+}
+
+/** The conditions of what the inbox shows (`filter`), their parameters added to `params`. */
+export function inboxConditions(filter: InboxFilter, params: Array<string | number>): string[] {
+  const where: string[] = [];
+  const search = searchCondition(filter.search, LEADS, params);
+  if (search) where.push(search);
+  for (const [condition, value] of [
+    ['form_type = ?', filter.form],
+    ['status = ?', filter.status],
+    ['received_at >= ?', filter.since?.toISOString()],
+    ['received_at < ?', filter.until?.toISOString()],
+    ['postal_code = ?', filter.postalCode],
+    ['owner = ?', typeof filter.owner === 'object' ? filter.owner.email : undefined],
+  ] as const)
+    if (value !== undefined) {
+      where.push(condition);
+      params.push(value);
+    }
+  if (filter.owner === 'nobody') where.push('owner IS NULL');
+  if (filter.visitBetween) {
+    where.push("EXISTS (SELECT 1 FROM json_each(leads.fields, '$.preferredDates') WHERE value BETWEEN ? AND ?)");
+    params.push(filter.visitBetween.from, filter.visitBetween.to);
+  }
+  return where;
+}
+
+/** The rows `rows` as the inbox shows them, with their notes (oldest first). */
+export function inboxLeads(handle: SqliteHandle, rows: InboxRow[]): InboxLead[] {
+  const byLead = new Map<string, LeadNote[]>();
+  if (rows.length > 0) {
+    const notes = handle.db
+      .prepare(`SELECT lead_id, at, author, text FROM lead_notes WHERE lead_id IN (${rows.map(() => '?').join(', ')}) ORDER BY at, id`)
+      .all(...rows.map((r) => r.id)) as Array<{ lead_id: string; at: string; author: string; text: string }>;
+    for (const n of notes) byLead.set(n.lead_id, [...(byLead.get(n.lead_id) ?? []), { at: new Date(n.at), by: n.author, text: n.text }]);
+  }
+  const disclosureText = handle.disclosureTexts();
+  return rows.map((r) => ({
+    lead: rowToLead(r, disclosureText),
+    owner: r.owner ?? undefined,
+    notes: byLead.get(r.id) ?? [],
+    status: r.status,
+    statusBy: r.status_by ?? undefined,
+    statusAt: r.status_at ? new Date(r.status_at) : undefined,
+  }));
+}
