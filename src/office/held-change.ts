@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { HeldChange, OfficeSessions } from './store.ts';
-import { STATUS_WORDS } from './lead-words.ts';
+import { STATUS_WORDS } from './audit-words.ts';
 
 export type { HeldChange } from './store.ts';
 

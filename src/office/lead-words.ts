@@ -6,7 +6,6 @@
  */
 import { CHOICE_WORDS, dateWords } from '../leads/fields.ts';
 import { townOf, type ServiceArea } from '../leads/service-area.ts';
-import type { LeadStatus } from './store.ts';
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ZIP = /^\d{5}(-\d{4})?$/;
@@ -46,6 +45,3 @@ export function zipWords(postalCode: string, inServiceArea: boolean | undefined,
   if (town) return `${postalCode}, ${town}`;
   return inServiceArea ? `${postalCode}, in the service area` : postalCode;
 }
-
-/** A lead's status as the office reads it. */
-export const STATUS_WORDS: Record<LeadStatus, string> = { new: 'New', contacted: 'Contacted', done: 'Done' };
