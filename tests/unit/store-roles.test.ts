@@ -58,6 +58,8 @@ describe("the store's roles", () => {
     expect(Object.keys(roles.sessions).sort()).toEqual(['endSession', 'recallSearch', 'rememberSearch', 'startSession', 'touchSession']);
     expect(Object.keys(roles.spam).sort()).toEqual(['findSpam', 'keepSpam', 'listSpam', 'releaseSpam']);
     expect(Object.keys(roles.inbox).sort()).toEqual(['addNote', 'inbox', 'personLeads', 'setOwner', 'setStatus']);
+    expect(Object.keys(roles.overview).sort()).toEqual(['inboxCount', 'leadsPerWeek', 'statusCounts']);
+    expect('setStatus' in roles.overview).toBe(false);
     expect('deletePerson' in roles.sessions).toBe(false);
     expect('submit' in roles.spam).toBe(false);
   });

@@ -9,6 +9,7 @@ import type { LeadStore } from '../../leads/store.ts';
 import type { OfficeStore } from '../../office/store.ts';
 import { postgresOffice } from './office.ts';
 import { postgresStaff } from './office-staff.ts';
+import { postgresOverview } from './office-overview.ts';
 import { openPostgresHandle } from './handle.ts';
 import { postgresIntake, type PostgresStoreOptions } from './intake.ts';
 import { postgresKeys } from './keys.ts';
@@ -34,6 +35,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     ...postgresKeys(handle),
     ...postgresOffice(handle, takeIn),
     ...postgresStaff(handle),
+    ...postgresOverview(handle),
     close: () => handle.pool.end(),
   };
 }

@@ -5,7 +5,8 @@
 import type { AuditEntry, AuditTrail, InboxQuery, LeadNote, LeadStatus, OfficeInbox, SpamFolder, SpamRelease, SuspectedSpam } from '../../office/store.ts';
 import { REPLAY_WINDOW_MS } from '../../leads/store.ts';
 import { Lost, type TakeInTransaction } from './intake.ts';
-import { inboxSearch, searchText, spamSearchFacts } from '../../office/search.ts';
+import { searchText, spamSearchFacts } from '../../office/search.ts';
+import { inboxWhere, searchCondition, SPAM } from './inbox-where.ts';
 import { rowToLead, type LeadRow, type PostgresHandle, writeAudit } from './handle.ts';
 
 type InboxRow = LeadRow & { status: LeadStatus; status_by: string | null; status_at: Date | null; owner: string | null };
@@ -28,26 +29,6 @@ const toSpam = (r: SpamRow): SuspectedSpam => ({
   meta: r.submission.meta,
 });
 
-/** The tables a search looks in, and the key of their rows. */
-const LEADS = { table: 'leads', key: 'reference' } as const;
-const SPAM = { table: 'suspected_spam', key: 'id' } as const;
-
-/**
- * The condition of one search (`inboxSearch`) over `on.table` (with `search_text` and `reference`),
- * its parameters added through `param`; none for an empty search. The rows that match are found in
- * the index of the folded text and the row's key (an index-only read where the table is vacuumed),
- * then fetched by their key.
- */
-function searchCondition(typed: string | undefined, on: typeof LEADS | typeof SPAM, param: (value: unknown) => string): string | undefined {
-  const search = inboxSearch(typed);
-  if (!search) return undefined;
-  const any = [
-    ...search.text.map((pattern) => `found.search_text LIKE ${param(pattern)}`),
-    ...(search.referenceStart ? [`found.reference LIKE ${param(search.referenceStart)}`] : []),
-  ];
-  return `${on.table}.${on.key} IN (SELECT found.${on.key} FROM ${on.table} AS found WHERE ${any.join(' OR ')})`;
-}
-
 const WITH_DISCLOSURE =
   `SELECT leads.*, disclosures.text AS disclosure_text FROM leads LEFT JOIN disclosures ON disclosures.version = ` + `leads.consent->>'disclosureVersion'`;
 
@@ -58,26 +39,10 @@ export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction
 
   return {
     inbox: async (q: InboxQuery) => {
-      const where: string[] = [];
       const params: unknown[] = [];
       const param = (value: unknown) => `$${params.push(value)}`;
-      const search = searchCondition(q.search, LEADS, param);
-      if (search) where.push(search);
-      if (q.form) where.push(`leads.form_type = ${param(q.form)}`);
-      if (q.status) where.push(`leads.status = ${param(q.status)}`);
-      if (q.since) where.push(`leads.received_at >= ${param(q.since)}`);
-      if (q.until) where.push(`leads.received_at < ${param(q.until)}`);
-      if (q.postalCode) where.push(`leads.postal_code = ${param(q.postalCode)}`);
-      if (q.owner === 'nobody') where.push('leads.owner IS NULL');
-      else if (q.owner) where.push(`leads.owner = ${param(q.owner.email)}`);
-      if (q.visitBetween)
-        where.push(
-          `EXISTS (SELECT 1 FROM json_array_elements_text(leads.fields->'preferredDates') AS d ` +
-            `WHERE d BETWEEN ${param(q.visitBetween.from)} AND ${param(q.visitBetween.to)})`,
-        );
-      const sql =
-        `${WITH_DISCLOSURE} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY leads.received_at DESC, ` +
-        `leads.id DESC LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}`;
+      const where = inboxWhere(q, param);
+      const sql = `${WITH_DISCLOSURE} ${where} ORDER BY leads.received_at DESC, ` + `leads.id DESC LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}`;
       const { rows } = await query<InboxRow>(sql, params);
       const notes = new Map<string, LeadNote[]>();
       if (rows.length > 0)

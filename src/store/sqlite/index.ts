@@ -7,6 +7,7 @@ import type { LeadStore } from '../../leads/store.ts';
 import type { OfficeStore } from '../../office/store.ts';
 import { sqliteOffice } from './office.ts';
 import { sqliteStaff } from './office-staff.ts';
+import { sqliteOverview } from './office-overview.ts';
 import { openSqliteHandle } from './handle.ts';
 import { sqliteIntake, type SqliteStoreOptions } from './intake.ts';
 import { sqliteKeys } from './keys.ts';
@@ -29,6 +30,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     ...sqliteKeys(handle),
     ...sqliteOffice(handle, takeIn),
     ...sqliteStaff(handle),
+    ...sqliteOverview(handle),
     close: async () => {
       flush();
       handle.close();

@@ -4,7 +4,8 @@
  */
 import type { AuditEntry, AuditTrail, InboxQuery, LeadNote, LeadStatus, OfficeInbox, SpamFolder, SpamRelease, SuspectedSpam } from '../../office/store.ts';
 import type { TakeInTransaction } from './intake.ts';
-import { inboxSearch, searchText, spamSearchFacts } from '../../office/search.ts';
+import { searchText, spamSearchFacts } from '../../office/search.ts';
+import { inboxWhere, searchCondition, SPAM } from './inbox-where.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
 
 type InboxRow = LeadRow & { status: LeadStatus; status_by: string | null; status_at: string | null; owner: string | null };
@@ -21,27 +22,6 @@ const toSpam = (r: SpamRow): SuspectedSpam => {
   const { body, meta } = JSON.parse(r.submission) as Pick<SuspectedSpam, 'body' | 'meta'>;
   return { id: r.id, reference: r.reference, formType: r.form_type, receivedAt: new Date(r.received_at), reason: r.reason, body, meta };
 };
-
-/** The tables a search looks in, and the key of their rows. */
-const LEADS = { table: 'leads', key: 'reference' } as const;
-const SPAM = { table: 'suspected_spam', key: 'id' } as const;
-
-/**
- * The condition of one search (`inboxSearch`) over `on.table` (with `search_text` and `reference`),
- * its parameters added to `params`; none for an empty search. The rows that match are found in the
- * index of the folded text and the row's key alone (a narrow read), then fetched by their key.
- */
-function searchCondition(typed: string | undefined, on: typeof LEADS | typeof SPAM, params: Array<string | number>): string | undefined {
-  const search = inboxSearch(typed);
-  if (!search) return undefined;
-  const any = search.text.map(() => "search_text LIKE ? ESCAPE '\\'");
-  params.push(...search.text);
-  if (search.referenceStart) {
-    any.push('reference LIKE ?');
-    params.push(search.referenceStart);
-  }
-  return `${on.key} IN (SELECT ${on.key} FROM ${on.table} INDEXED BY ${on.table}_by_search WHERE ${any.join(' OR ')})`;
-}
 
 /** The office's roles on `handle`; `takeIn` takes a released submission in as the intake would. */
 export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): OfficeInbox & SpamFolder & AuditTrail {
@@ -62,28 +42,9 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): O
   return {
     inbox: (query: InboxQuery) =>
       guard(() => {
-        const where: string[] = [];
         const params: Array<string | number> = [];
-        const search = searchCondition(query.search, LEADS, params);
-        if (search) where.push(search);
-        for (const [condition, value] of [
-          ['form_type = ?', query.form],
-          ['status = ?', query.status],
-          ['received_at >= ?', query.since && iso(query.since)],
-          ['received_at < ?', query.until && iso(query.until)],
-          ['postal_code = ?', query.postalCode],
-          ['owner = ?', typeof query.owner === 'object' ? query.owner.email : undefined],
-        ] as const)
-          if (value !== undefined) {
-            where.push(condition);
-            params.push(value);
-          }
-        if (query.owner === 'nobody') where.push('owner IS NULL');
-        if (query.visitBetween) {
-          where.push("EXISTS (SELECT 1 FROM json_each(leads.fields, '$.preferredDates') WHERE value BETWEEN ? AND ?)");
-          params.push(query.visitBetween.from, query.visitBetween.to);
-        }
-        const sql = `SELECT * FROM leads ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?`;
+        const where = inboxWhere(query, params);
+        const sql = `SELECT * FROM leads ${where} ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?`;
         const disclosureText = handle.disclosureTexts();
         const rows = db.prepare(sql).all(...params, query.limit, query.offset) as unknown as InboxRow[];
         const notes = notesOf(rows.map((r) => r.id));
