@@ -35,7 +35,7 @@ export function postgresOverview(handle: PostgresHandle): OfficeOverview {
       // width_bucket: 1 for the first week (from weeks[0] to weeks[1]), and so on.
       const { rows } = await query<{ week: number; form_type: WeekCount['form']; service: string | null; n: number }>(
         `SELECT width_bucket(received_at, $1::timestamptz[]) - 1 AS week, form_type,
-                CASE WHEN form_type = 'quote' AND fields->>'service' = ANY($2::text[]) THEN fields->>'service' END AS service, count(*)::int AS n
+                CASE WHEN form_type = 'quote' AND service = ANY($2::text[]) THEN service END AS service, count(*)::int AS n
          FROM leads WHERE received_at >= $3 AND received_at < $4 GROUP BY 1, 2, 3`,
         [weeks, services, weeks[0], weeks.at(-1)],
       );
