@@ -195,6 +195,11 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
       expect(await names(page)).toEqual(['Paige Pager 5', 'Paige Pager 6', 'Paige Pager 7']);
       await page.getByRole('link', { name: /came in today$/ }).click();
       expect(await page.locator('li.lead.compact').count()).toBe(Math.min(50, today));
+      // A search looks for one customer: the counts stay out of its way (and out of its time).
+      await page.getByLabel('Name, e-mail, phone or reference').fill('Paige Pager 42');
+      await page.getByRole('button', { name: 'Show' }).click();
+      expect(await names(page)).toEqual(['Paige Pager 42']);
+      expect(await page.getByRole('navigation', { name: 'Leads by status' }).count()).toBe(0);
       await context.close();
     }
   }, 60_000);
