@@ -4,9 +4,9 @@
  * store (reads every row), a flat one does not. Plain SVG, no library.
  */
 import type { StoreFigures } from './measure.ts';
-import { OPERATIONS } from './measure.ts';
+import { OPERATIONS, OVERVIEW } from './measure.ts';
 
-const COLOURS = ['#1b6ca8', '#4f9d2d', '#c0392b', '#8e44ad', '#d35400', '#16a085', '#7f8c8d', '#2c3e50'];
+const COLOURS = ['#1b6ca8', '#4f9d2d', '#c0392b', '#8e44ad', '#d35400', '#16a085', '#7f8c8d', '#b8860b', '#e377c2', '#17becf', '#2c3e50'];
 const W = 840;
 const H = 480;
 const PAD = { left: 70, right: 270, top: 50, bottom: 60 };
@@ -17,6 +17,7 @@ const log = Math.log10;
 export function officeChart(figures: StoreFigures[], at: Date): string {
   const series = [
     ...OPERATIONS.map((op) => ({ name: op, points: figures.map((f) => [f.leads, f.medianMs[op]] as const) })),
+    ...OVERVIEW.map((op) => ({ name: op, points: figures.map((f) => [f.leads, f.overviewMs[op]] as const) })),
     { name: 'CSV export of everything', points: figures.map((f) => [f.leads, f.export.medianMs] as const) },
   ];
   const xs = figures.map((f) => f.leads);

@@ -9,6 +9,39 @@ import { join } from 'node:path';
 import { officePost, signedIn } from '../../tests/support/office.ts';
 import { median, rssMiB, serviceArgs, serviceEnv, startProcess } from '../serve.ts';
 import { copyStore, type BuiltStore } from './stores.ts';
+import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+import { weekStarts } from '../../src/office/overview.ts';
+
+/** The services the quote form offers, as the chart asks for them (`content/forms/quote.mdx`). */
+const SERVICES = ['Standard clean', 'Deep clean', 'Move-in / move-out clean', 'Recurring clean (weekly or every two weeks)', 'Post-renovation clean'];
+
+/** The median milliseconds of `runs` runs of `work` (after two unmeasured ones). */
+async function medianOf(runs: number, work: () => Promise<unknown>): Promise<number> {
+  const ms: number[] = [];
+  for (let i = 0; i < runs + 2; i++) {
+    const started = performance.now();
+    await work();
+    if (i >= 2) ms.push(performance.now() - started);
+  }
+  return +median(ms).toFixed(2);
+}
+
+/** The overview's operations on the store copied into `dir` (the service stopped): the last page over HTTP was timed before. */
+async function overviewOnStore(
+  file: string,
+  repeat: number,
+): Promise<Pick<Record<OverviewOperation, number>, 'counts by status (store)' | 'leads per week (store)'>> {
+  const store = openSqliteStore(file);
+  try {
+    const weeks = weekStarts(new Date(), 'America/Los_Angeles');
+    return {
+      'counts by status (store)': await medianOf(repeat, () => store.statusCounts(weeks.at(-2)!)),
+      'leads per week (store)': await medianOf(repeat, () => store.leadsPerWeek(weeks, SERVICES)),
+    };
+  } finally {
+    await store.close();
+  }
+}
 
 /** The origin the benchmark's service is configured with (SITE_URL): the office's forms must come from it. */
 const SITE = 'http://localhost:4321';
@@ -23,12 +56,22 @@ export const OPERATIONS = [
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
+/**
+ * The inbox at a glance (issue 38's overview), timed beside the targets, without a threshold of the
+ * issue's: the last page of the inbox over HTTP (an offset that skips every newer lead), and, on
+ * the store itself, the counts by status and the twelve weeks' chart that every inbox page asks for.
+ */
+export const OVERVIEW = ['inbox, the last page', 'counts by status (store)', 'leads per week (store)'] as const;
+export type OverviewOperation = (typeof OVERVIEW)[number];
+
 export interface StoreFigures {
   leads: number;
   spam: number;
   /** Median milliseconds of each operation, and its runs' range. */
   medianMs: Record<Operation, number>;
   rangeMs: Record<Operation, [number, number]>;
+  /** Median milliseconds of the overview's operations. */
+  overviewMs: Record<OverviewOperation, number>;
   export: { medianMs: number; bytes: number; rssGrowthMiB: number; rssBeforeMiB: number };
   /** This run's start-up (one sample; `startupMs` takes medians). */
   startupMs: number;
@@ -110,6 +153,12 @@ export async function measureOffice(store: BuiltStore, repeat: number, exports: 
       medianMs[op] = +median(runs).toFixed(2);
       rangeMs[op] = [+Math.min(...runs).toFixed(2), +Math.max(...runs).toFixed(2)];
     }
+    // The last page: 50 leads a page, newest first.
+    const last = Math.floor((store.spec.leads - 1) / 50);
+    const lastPageMs = await medianOf(repeat, async () => {
+      const { text } = await timed(get(`/office?page=${last}`), 200, 'the last page');
+      if (!text.includes(`of ${store.spec.leads.toLocaleString('en-US')} leads.`)) throw new Error('the last page does not say how many leads there are');
+    });
     const runs = [];
     for (let i = 0; i < exports; i++) runs.push(await exportOnce(url, cookie, server.pid));
     const exported = {
@@ -118,7 +167,10 @@ export async function measureOffice(store: BuiltStore, repeat: number, exports: 
       rssGrowthMiB: +Math.max(...runs.map((r) => r.growth)).toFixed(1),
       rssBeforeMiB: Math.round(runs[0]!.before),
     };
-    return { leads: store.spec.leads, spam: store.spec.spam, medianMs, rangeMs, export: exported, startupMs: Math.round(server.startupMs) };
+    const startup = Math.round(server.startupMs);
+    await server.stop();
+    const overviewMs = { 'inbox, the last page': lastPageMs, ...(await overviewOnStore(join(dir, 'leads.sqlite'), repeat)) };
+    return { leads: store.spec.leads, spam: store.spec.spam, medianMs, rangeMs, overviewMs, export: exported, startupMs: startup };
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -89,3 +89,16 @@ export function zoneAbbreviation(at: Date, timeZone: string): string {
 export function localDateInput(at: Date, timeZone: string): string {
   return spreadsheetTime(at, timeZone).slice(0, 10);
 }
+
+/** `Nov 23, 5:03 PM`, as the inbox's compact list shows a time (the year when it is not this year's). */
+export function compactTime(at: Date, timeZone: string, now = new Date()): string {
+  const sameYear = localDateInput(at, timeZone).slice(0, 4) === localDateInput(now, timeZone).slice(0, 4);
+  return new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    month: 'short',
+    day: 'numeric',
+    ...(sameYear ? {} : { year: 'numeric' }),
+    hour: 'numeric',
+    minute: '2-digit',
+  }).format(at);
+}

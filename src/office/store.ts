@@ -218,5 +218,28 @@ export interface AuditTrail {
   recent(limit: number): Promise<AuditEntry[]>;
 }
 
+/** How many leads have each status, and how many came in from a moment on (today's start). */
+export type StatusCounts = Record<LeadStatus, number> & { since: number };
+
+/** How many leads of one form (and, for a quote, one of the services asked for) came in in one week. */
+export interface WeekCount {
+  /** The week's place in the weeks asked for, from 0. */
+  week: number;
+  form: FormType;
+  /** One of the services asked for; `undefined` for any other (and for a contact message). */
+  service: string | undefined;
+  count: number;
+}
+
+/** The inbox at a glance: counts, and leads per week. Each reads an index, never every lead's row. */
+export interface OfficeOverview {
+  /** How many leads `query` selects, its page aside. */
+  inboxCount(query: Omit<InboxQuery, 'limit' | 'offset'>): Promise<number>;
+  /** Leads by status, all of them, and how many were received from `since` on. */
+  statusCounts(since: Date): Promise<StatusCounts>;
+  /** Leads received in each week from `weeks[i]` to `weeks[i + 1]`, by form and service (one of `services`, or another); no row for none. */
+  leadsPerWeek(weeks: readonly Date[], services: readonly string[]): Promise<WeekCount[]>;
+}
+
 /** Every office role, as one store holds them. */
-export interface OfficeStore extends OfficeAccounts, OfficeSessions, OfficeInbox, SpamFolder, AuditTrail {}
+export interface OfficeStore extends OfficeAccounts, OfficeSessions, OfficeInbox, OfficeOverview, SpamFolder, AuditTrail {}

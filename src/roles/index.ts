@@ -11,7 +11,7 @@ import type { RateLimiter } from '../limiter/rate-limiter.ts';
 import type { Offer } from '../service-facts.ts';
 import type { CallBackPromise } from '../leads/next-step.ts';
 import type { ServiceArea } from '../leads/service-area.ts';
-import type { AuditTrail, OfficeAccounts, OfficeInbox, OfficeSessions, OfficeStore, SpamFolder } from '../office/store.ts';
+import type { AuditTrail, OfficeAccounts, OfficeInbox, OfficeOverview, OfficeSessions, OfficeStore, SpamFolder } from '../office/store.ts';
 import type { SignInDeps } from '../office/session.ts';
 
 /** What every on-demand route receives (`locals.services`): taking in leads, and nothing of the office's. */
@@ -39,6 +39,8 @@ export interface OfficePowers {
   accounts: Pick<OfficeAccounts, 'passwordHash'>;
   sessions: OfficeSessions;
   inbox: OfficeInbox;
+  /** The inbox at a glance: counts and leads per week. */
+  overview: OfficeOverview;
   spam: SpamFolder;
   audit: AuditTrail;
   /** The export, and deletion on request. */
@@ -96,6 +98,7 @@ export function officeRoles(store: OfficeStore): {
   accounts: OfficeAccounts;
   sessions: OfficeSessions;
   inbox: OfficeInbox;
+  overview: OfficeOverview;
   spam: SpamFolder;
   audit: AuditTrail;
 } {
@@ -111,6 +114,7 @@ export function officeRoles(store: OfficeStore): {
       takeHeldChange: true,
     }),
     inbox: role<OfficeInbox>(store, { inbox: true, setStatus: true, addNote: true, setOwner: true, personLeads: true, personSpam: true, exportInbox: true }),
+    overview: role<OfficeOverview>(store, { inboxCount: true, statusCounts: true, leadsPerWeek: true }),
     spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, releaseSpam: true }),
     audit: role<AuditTrail>(store, { record: true, recent: true }),
   };
@@ -123,6 +127,7 @@ export function officePowers(store: LeadStore & OfficeStore, limits: Pick<Office
     accounts: role<OfficePowers['accounts']>(store, { passwordHash: true }),
     sessions: office.sessions,
     inbox: office.inbox,
+    overview: office.overview,
     spam: office.spam,
     audit: office.audit,
     records: role<OfficePowers['records']>(store, { exportLeads: true, countPerson: true, deletePerson: true }),

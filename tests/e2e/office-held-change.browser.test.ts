@@ -12,7 +12,7 @@ import { chromiumAvailable, launchChromium, offlinePage } from '../support/brows
 import { freePort, startServer, type RunningServer } from '../support/server.ts';
 import { newClient, quote } from '../support/fixtures.ts';
 import { postJson } from '../support/http.ts';
-import { addUser, officePost, STAFF } from '../support/office.ts';
+import { addUser, officePost, openLead, STAFF } from '../support/office.ts';
 
 describe.skipIf(!chromiumAvailable())('a change made after the session ended, in Chromium', () => {
   let server: RunningServer;
@@ -67,7 +67,7 @@ describe.skipIf(!chromiumAvailable())('a change made after the session ended, in
       await page.getByRole('heading', { name: 'Inbox' }).waitFor();
       idleAnHour();
 
-      const card = page.locator('li.lead', { hasText: reference });
+      const card = await openLead(page, reference);
       await card.getByLabel('Status').selectOption('contacted');
       await card.getByRole('button', { name: 'Save' }).click();
       // Signed out: told so, and that the change is kept, not made.
@@ -99,7 +99,7 @@ describe.skipIf(!chromiumAvailable())('a change made after the session ended, in
     await signIn(page);
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
     idleAnHour();
-    const card = page.locator('li.lead', { hasText: reference });
+    const card = await openLead(page, reference);
     await card.getByText('Notes (none yet)').click();
     await card.getByLabel(`New note about ${reference}`).fill('Called, no answer; try tomorrow after 10.');
     await card.getByRole('button', { name: 'Add the note' }).click();

@@ -17,7 +17,7 @@ import { chromiumAvailable, fillQuoteForm, launchChromium, offlinePage } from '.
 import { exportLeads, freePort, startServer, type RunningServer } from '../support/server.ts';
 import { createSchema, postgresAvailable } from '../support/services.ts';
 import { smtpSink, type SmtpSink } from '../support/smtp-sink.ts';
-import { addUser, STAFF } from '../support/office.ts';
+import { addUser, openLead, STAFF } from '../support/office.ts';
 
 /** The leads table of the SQLite store, read straight from the file. */
 function storedEmails(databaseUrl: string): string[] {
@@ -136,7 +136,7 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
 
     const { context, page } = await visitor();
     await signIn(page);
-    const card = page.locator('li.lead', { hasText: reference });
+    const card = await openLead(page, reference);
     expect(await card.getByRole('heading', { name: 'Ada Lovelace' }).count()).toBe(1);
     expect(await card.locator('a[href="tel:+15035550123"]').innerText()).toBe('(503) 555-0123');
     expect(await card.locator('a[href="mailto:ada.lovelace@example.com"]').count()).toBe(1);
@@ -149,7 +149,7 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
     await card.getByLabel('Status').selectOption('contacted');
     await card.getByRole('button', { name: 'Save' }).click();
     expect(await page.getByRole('status').innerText()).toContain(`Saved: ${reference} is now contacted.`);
-    const saved = page.locator('li.lead', { hasText: reference });
+    const saved = await openLead(page, reference);
     expect(await saved.getByLabel('Status').inputValue()).toBe('contacted');
     expect(await saved.innerText()).toContain('Contacted, set by office@example.com');
     // Search by part of the phone number finds it; by a name nobody has, nothing.

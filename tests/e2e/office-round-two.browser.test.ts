@@ -14,7 +14,7 @@ import { chromiumAvailable, fillQuoteForm, launchChromium, offlinePage } from '.
 import { freePort, startServer, type RunningServer } from '../support/server.ts';
 import { newClient, quote } from '../support/fixtures.ts';
 import { postJson } from '../support/http.ts';
-import { addUser, officePost, signedIn, STAFF } from '../support/office.ts';
+import { addUser, officePost, openLead, signedIn, STAFF } from '../support/office.ts';
 
 describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", () => {
   let server: RunningServer;
@@ -99,7 +99,7 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
     const reference = await sent(quote({ name: 'Stella Studio', bedrooms: '0', phone: '(503) 555-0170', email: 'stella.studio@example.com' }));
     const { context, page } = await visitor();
     await signIn(page);
-    const card = page.locator('li.lead', { hasText: reference });
+    const card = await openLead(page, reference);
     expect(await card.locator('.lead-fields').innerText()).toMatch(/Bedrooms\s+Studio/);
     await page.getByRole('link', { name: 'Export' }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the spreadsheet' }).click()]);
@@ -112,7 +112,7 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
     const reference = await sent(quote({ name: 'Audra Audit', phone: '(503) 555-0171', email: 'audra.audit@example.com' }));
     const { context, page } = await visitor({ javaScript: false });
     await signIn(page);
-    const card = page.locator('li.lead', { hasText: reference });
+    const card = await openLead(page, reference);
     await card.getByLabel('Status').selectOption('done');
     await card.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('link', { name: 'System' }).click();
@@ -170,7 +170,7 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
       for (const owners of ['Export', 'Delete on request', 'System']) expect(menu).not.toContain(owners);
       // Staff search and set a status.
       await search(page, reference.replace(/-/g, ''));
-      const card = page.locator('li.lead', { hasText: reference });
+      const card = await openLead(page, reference);
       await card.getByLabel('Status').selectOption('contacted');
       await card.getByRole('button', { name: 'Save' }).click();
       expect(await page.getByRole('status').innerText()).toContain(`Saved: ${reference} is now contacted.`);
@@ -199,7 +199,7 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
     await search(page, reference);
     expect(await page.locator('li.lead', { hasText: reference }).count()).toBe(1);
     // The owner still has every page, and reads who set the status.
-    expect(await page.locator('li.lead', { hasText: reference }).innerText()).toContain('Contacted, set by helper@example.com');
+    expect(await (await openLead(page, reference)).innerText()).toContain('Contacted, set by helper@example.com');
     expect(await page.getByRole('navigation', { name: 'Office' }).innerText()).toContain('System');
     await context.close();
   }, 120_000);
@@ -214,6 +214,7 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
       await signIn(page);
       await search(page, reference);
       const card = () => page.locator('li.lead', { hasText: reference });
+      await openLead(page, reference);
       expect(await card().innerText()).toContain('Nobody has taken it yet');
       await card().getByRole('button', { name: 'Take it' }).click();
       expect(await page.getByRole('status').innerText()).toContain(`You have taken ${reference}.`);

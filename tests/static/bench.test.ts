@@ -44,6 +44,9 @@ describe('npm run bench -- --smoke', () => {
     const office = result.office;
     expect(office.figures.map((f: { leads: number }) => f.leads)).toEqual([200, 2_000]);
     for (const f of office.figures) for (const ms of Object.values(f.medianMs)) expect(ms).toBeGreaterThan(0);
+    // The inbox at a glance: its last page, the counts and the chart, timed on both.
+    for (const f of office.figures) expect(Object.keys(f.overviewMs)).toEqual(['inbox, the last page', 'counts by status (store)', 'leads per week (store)']);
+    for (const f of office.figures) for (const ms of Object.values(f.overviewMs)) expect(ms).toBeGreaterThan(0);
     expect(office.figures[1].export.bytes).toBeGreaterThan(office.figures[0].export.bytes);
     expect(office.purge.removed).toBe(office.purge.expired);
     expect(office.startup.emptyMs).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
 /** The office's page from a test: accounts made with the command as the operator makes them, and a signed-in session over HTTP. */
 import { spawn } from 'node:child_process';
+import type { Locator, Page } from 'playwright-core';
 import { childEnv, ROOT } from './server.ts';
 
 /** An account for the tests' office staff (example.com, a passphrase). */
@@ -41,4 +42,14 @@ export async function signedIn(base: string, who: { email: string; password: str
   const cookie = res.headers.get('set-cookie')?.split(';', 1)[0];
   if (res.status !== 303 || !cookie) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   return cookie;
+}
+
+/**
+ * The inbox's row of the lead `reference` (`li.lead.compact`), opened in place as the office opens
+ * it, by a tap on its line; one already open (the lead just changed) is left open.
+ */
+export async function openLead(page: Page, reference: string): Promise<Locator> {
+  const row = page.locator('li.lead.compact', { hasText: reference });
+  if (!(await row.locator(':scope > details').evaluate((d) => (d as HTMLDetailsElement).open))) await row.locator(':scope > details > summary').click();
+  return row;
 }

@@ -21,6 +21,7 @@ import { seedLeads } from '../support/seed.ts';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { SEARCHES_KEPT, type SuspectedSpam } from '../../src/office/store.ts';
+import { CHART_WEEKS, chartSeries, chartWeeks, weekStarts } from '../../src/office/overview.ts';
 import { createMemoryLimiter } from '../../src/limiter/memory-limiter.ts';
 import type { Store } from '../../src/store/index.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
@@ -391,6 +392,63 @@ for (const kind of stores) {
       const [item] = await store.inbox({ status: 'contacted', limit: 50, offset: 0 });
       expect(item).toMatchObject({ status: 'contacted', statusBy: 'office@example.com', statusAt: t('11') });
       expect(await find({ status: 'new' })).toEqual(['100% Clean', 'Ada Lovelace']);
+    });
+
+    it("counts a view, the leads of each status and of today, and the leads of each week by form and service, in the office's weeks", async () => {
+      const zone = 'America/Los_Angeles';
+      const now = new Date('2026-11-25T20:00:00Z'); // Wednesday 25 November, noon in Portland
+      const weeks = weekStarts(now, zone);
+      expect(weeks).toHaveLength(CHART_WEEKS + 1);
+      // Monday 23 November began at 08:00 UTC in Portland; the first of the twelve weeks eleven Mondays before, in daylight time (07:00 UTC).
+      expect(weeks.at(-2)!.toISOString()).toBe('2026-11-23T08:00:00.000Z');
+      expect(weeks[0]!.toISOString()).toBe('2026-09-07T07:00:00.000Z');
+      const services = ['Standard clean', 'Deep clean'];
+      const at = (iso: string) => new Date(iso);
+      const sent = [
+        [{ ...quote(), service: 'Deep clean' }, at('2026-11-25T17:00:00Z')],
+        [{ ...quote(), service: 'Deep clean' }, at('2026-11-24T17:00:00Z')],
+        [{ ...quote(), service: 'Standard clean' }, at('2026-11-23T08:30:00Z')], // Monday 00:30 in Portland: this week
+        [{ ...quote(), service: 'Window washing' }, at('2026-11-25T09:00:00Z')], // today began at 08:00 UTC
+        [{ ...contact() }, at('2026-11-25T19:00:00Z')],
+        [{ ...quote(), service: 'Deep clean' }, at('2026-11-23T07:30:00Z')], // Monday in UTC, Sunday 23:30 in Portland: last week
+        [{ ...quote(), service: 'Standard clean' }, at('2026-09-07T07:30:00Z')], // the first of the twelve weeks
+        [{ ...quote(), service: 'Standard clean' }, at('2026-09-07T06:30:00Z')], // before them: not in the chart
+      ] as const;
+      const refs = [];
+      for (const [body, when] of sent) refs.push(await lead(store, body, when));
+      const counted = await store.leadsPerWeek(weeks, services);
+      const chart = chartWeeks(weeks, counted, chartSeries(services), zone);
+      expect(chart.map((w) => w.monday)).toEqual([
+        '2026-09-07', '2026-09-14', '2026-09-21', '2026-09-28', '2026-10-05', '2026-10-12',
+        '2026-10-19', '2026-10-26', '2026-11-02', '2026-11-09', '2026-11-16', '2026-11-23',
+      ]); // prettier-ignore
+      // Standard, Deep, another service, contact messages.
+      expect(chart[11]).toMatchObject({ label: 'Nov 23', counts: [1, 2, 1, 1], total: 5 });
+      expect(chart[10]).toMatchObject({ counts: [0, 1, 0, 0], total: 1 });
+      expect(chart[0]).toMatchObject({ counts: [1, 0, 0, 0], total: 1 });
+      expect(chart.reduce((sum, w) => sum + w.total, 0)).toBe(7);
+      // The store groups: no more rows than weeks, forms and services met.
+      expect(counted.length).toBeLessThanOrEqual(6);
+      expect(counted.find((c) => c.week === 11 && c.form === 'quote' && c.service === undefined)?.count).toBe(1);
+
+      await changeStatus(store, { reference: refs[0]!, status: 'contacted' }, 'office@example.com', now);
+      await changeStatus(store, { reference: refs[5]!, status: 'done' }, 'office@example.com', now);
+      const today = weeks.at(-2)!.getTime() + 2 * DAY; // Wednesday 25 November began at 08:00 UTC
+      expect(await store.statusCounts(new Date(today))).toEqual({ new: 6, contacted: 1, done: 1, since: 3 });
+      // A view's count is the count of what it lists, whatever its page.
+      for (const view of [
+        {},
+        { status: 'new' as const },
+        { form: 'quote' as const, since: weeks.at(-2) },
+        { search: 'jane doe' },
+        { owner: 'nobody' as const },
+      ]) {
+        const all = await store.inbox({ ...view, limit: 100, offset: 0 });
+        expect(await store.inboxCount(view), JSON.stringify(view)).toBe(all.length);
+      }
+      expect(await store.inboxCount({ status: 'done' })).toBe(1);
+      expect(await store.inboxCount({ form: 'support' })).toBe(1);
+      expect(await store.inboxCount({ search: 'nobody-at-all' })).toBe(0);
     });
 
     it('writes each change of the office and its line in the audit trail together: when the line cannot be written, nothing changes', async () => {

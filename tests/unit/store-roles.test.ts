@@ -66,6 +66,8 @@ describe("the store's roles", () => {
     ]);
     expect(Object.keys(roles.spam).sort()).toEqual(['findSpam', 'keepSpam', 'listSpam', 'releaseSpam']);
     expect(Object.keys(roles.inbox).sort()).toEqual(['addNote', 'exportInbox', 'inbox', 'personLeads', 'personSpam', 'setOwner', 'setStatus']);
+    expect(Object.keys(roles.overview).sort()).toEqual(['inboxCount', 'leadsPerWeek', 'statusCounts']);
+    expect('setStatus' in roles.overview).toBe(false);
     expect('deletePerson' in roles.sessions).toBe(false);
     expect('submit' in roles.spam).toBe(false);
   });

@@ -71,6 +71,12 @@ export function inboxConditions(filter: InboxFilter, param: (value: unknown) => 
   return where;
 }
 
+/** The `WHERE` clause (or nothing) of the leads `filter` selects, its parameters taken by `param`: the overview's counts. */
+export function inboxWhere(filter: InboxFilter, param: (value: unknown) => string): string {
+  const where = inboxConditions(filter, param);
+  return where.length ? `WHERE ${where.join(' AND ')}` : '';
+}
+
 /** The rows `rows` as the inbox shows them, with their notes (oldest first). */
 export async function inboxLeads(handle: PostgresHandle, rows: InboxRow[]): Promise<InboxLead[]> {
   const notes = new Map<string, LeadNote[]>();

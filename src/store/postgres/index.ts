@@ -10,6 +10,7 @@ import type { OfficeStore } from '../../office/store.ts';
 import { postgresOffice } from './office.ts';
 import { postgresOfficeExport } from './office-export.ts';
 import { postgresStaff } from './office-staff.ts';
+import { postgresOverview } from './office-overview.ts';
 import { openPostgresHandle } from './handle.ts';
 import { postgresIntake, type PostgresStoreOptions } from './intake.ts';
 import { postgresKeys } from './keys.ts';
@@ -36,6 +37,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     ...postgresOffice(handle, takeIn),
     ...postgresOfficeExport(handle),
     ...postgresStaff(handle),
+    ...postgresOverview(handle),
     close: () => handle.pool.end(),
   };
 }

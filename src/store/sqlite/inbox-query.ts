@@ -67,6 +67,12 @@ export function inboxConditions(filter: InboxFilter, params: Array<string | numb
   return where;
 }
 
+/** The `WHERE` clause (or nothing) of the leads `filter` selects, its parameters added to `params`: the overview's counts. */
+export function inboxWhere(filter: InboxFilter, params: Array<string | number>): string {
+  const where = inboxConditions(filter, params);
+  return where.length ? `WHERE ${where.join(' AND ')}` : '';
+}
+
 /** The rows `rows` as the inbox shows them, with their notes (oldest first). */
 export function inboxLeads(handle: SqliteHandle, rows: InboxRow[]): InboxLead[] {
   const byLead = new Map<string, LeadNote[]>();

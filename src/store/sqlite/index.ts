@@ -8,6 +8,7 @@ import type { OfficeStore } from '../../office/store.ts';
 import { sqliteOffice } from './office.ts';
 import { sqliteOfficeExport } from './office-export.ts';
 import { sqliteStaff } from './office-staff.ts';
+import { sqliteOverview } from './office-overview.ts';
 import { openSqliteHandle } from './handle.ts';
 import { sqliteIntake, type SqliteStoreOptions } from './intake.ts';
 import { sqliteKeys } from './keys.ts';
@@ -31,6 +32,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     ...sqliteOffice(handle, takeIn),
     ...sqliteOfficeExport(handle),
     ...sqliteStaff(handle),
+    ...sqliteOverview(handle),
     close: async () => {
       flush();
       handle.close();

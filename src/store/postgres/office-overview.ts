@@ -1,0 +1,45 @@
+/**
+ * The PostgreSQL store's overview of the inbox: how many leads a view selects, how many have each
+ * status, and how many came in each week by form and service. Each reads an index of its own
+ * (`leads_by_status`, `leads_by_week`: migration 14; index-only once vacuumed), never the leads'
+ * rows, except where a filter needs them.
+ */
+import { LEAD_STATUSES, type LeadStatus, type OfficeOverview, type StatusCounts, type WeekCount } from '../../office/store.ts';
+import type { PostgresHandle } from './handle.ts';
+import { inboxWhere } from './inbox-query.ts';
+
+/** The overview on `handle`. */
+export function postgresOverview(handle: PostgresHandle): OfficeOverview {
+  const { pool, unavailable } = handle;
+  const query = <R extends object>(sql: string, params: unknown[] = []) => pool.query<R>(sql, params).catch(unavailable);
+  return {
+    inboxCount: async (q) => {
+      const params: unknown[] = [];
+      const where = inboxWhere(q, (value) => `$${params.push(value)}`);
+      return (await query<{ n: number }>(`SELECT count(*)::int AS n FROM leads ${where}`, params)).rows[0]!.n;
+    },
+    statusCounts: async (since) => {
+      const counts: StatusCounts = { ...(Object.fromEntries(LEAD_STATUSES.map((s) => [s, 0])) as Record<LeadStatus, number>), since: 0 };
+      const { rows } = await query<{ status: LeadStatus; n: number; since: number }>(
+        'SELECT status, count(*)::int AS n, (count(*) FILTER (WHERE received_at >= $1))::int AS since FROM leads GROUP BY status',
+        [since],
+      );
+      for (const r of rows) {
+        counts[r.status] = r.n;
+        counts.since += r.since;
+      }
+      return counts;
+    },
+    leadsPerWeek: async (weeks, services) => {
+      if (weeks.length < 2) return [];
+      // width_bucket: 1 for the first week (from weeks[0] to weeks[1]), and so on.
+      const { rows } = await query<{ week: number; form_type: WeekCount['form']; service: string | null; n: number }>(
+        `SELECT width_bucket(received_at, $1::timestamptz[]) - 1 AS week, form_type,
+                CASE WHEN form_type = 'quote' AND service = ANY($2::text[]) THEN service END AS service, count(*)::int AS n
+         FROM leads WHERE received_at >= $3 AND received_at < $4 GROUP BY 1, 2, 3`,
+        [weeks, services, weeks[0], weeks.at(-1)],
+      );
+      return rows.map((r) => ({ week: r.week, form: r.form_type, service: r.service ?? undefined, count: r.n }));
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * The SQLite store's overview of the inbox: how many leads a view selects, how many have each
+ * status, and how many came in each week by form and service. Each reads an index of its own
+ * (`leads_by_status`, `leads_by_week`: migration 14), never the leads' rows, except where a
+ * filter needs them.
+ */
+import { LEAD_STATUSES, type LeadStatus, type OfficeOverview, type StatusCounts, type WeekCount } from '../../office/store.ts';
+import type { SqliteHandle } from './handle.ts';
+import { inboxWhere } from './inbox-query.ts';
+
+type WeekRow = { week: number; form_type: WeekCount['form']; service: string | null; n: number };
+
+/** The overview on `handle`. */
+export function sqliteOverview(handle: SqliteHandle): OfficeOverview {
+  const { db, guard } = handle;
+  const iso = (d: Date) => d.toISOString();
+  return {
+    inboxCount: (query) =>
+      guard(() => {
+        const params: Array<string | number> = [];
+        const where = inboxWhere(query, params);
+        return Number((db.prepare(`SELECT count(*) AS n FROM leads ${where}`).get(...params) as { n: number }).n);
+      }),
+    statusCounts: (since) =>
+      guard(() => {
+        const counts: StatusCounts = { ...(Object.fromEntries(LEAD_STATUSES.map((s) => [s, 0])) as Record<LeadStatus, number>), since: 0 };
+        const rows = db
+          .prepare('SELECT status, count(*) AS n, sum(received_at >= ?) AS since FROM leads INDEXED BY leads_by_status GROUP BY status')
+          .all(iso(since)) as Array<{ status: LeadStatus; n: number; since: number }>;
+        for (const r of rows) {
+          counts[r.status] = Number(r.n);
+          counts.since += Number(r.since);
+        }
+        return counts;
+      }),
+    leadsPerWeek: (weeks, services) =>
+      guard(() => {
+        if (weeks.length < 2) return [];
+        // The week of each lead, from the boundaries the office's clock drew.
+        const week = `CASE ${weeks
+          .slice(1)
+          .map((_, i) => `WHEN received_at < ? THEN ${i}`)
+          .join(' ')} END`;
+        // The weeks' leads are read from the index alone (`LIMIT -1` keeps the inner read apart, where the index covers it), then grouped.
+        const sql =
+          `SELECT ${week} AS week, form_type, CASE WHEN form_type = 'quote' AND service IN (${services.map(() => '?').join(', ')}) ` +
+          "THEN service END AS service, count(*) AS n FROM (SELECT received_at, form_type, json_extract(fields, '$.service') AS service " +
+          'FROM leads INDEXED BY leads_by_week WHERE received_at >= ? AND received_at < ? LIMIT -1) GROUP BY 1, 2, 3';
+        const rows = db.prepare(sql).all(...weeks.slice(1).map(iso), ...services, iso(weeks[0]!), iso(weeks.at(-1)!)) as WeekRow[];
+        return rows.map((r) => ({ week: Number(r.week), form: r.form_type, service: r.service ?? undefined, count: Number(r.n) }));
+      }),
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * The office's day in pictures (`docs/office.md`), taken by this test in headless Chromium against
+ * the built server, so that they show what the office really sees: a store of twelve weeks' leads,
+ * the inbox at a glance on a laptop, a lead opened on a phone with a note and its owner, a change
+ * kept through a sign-in, and a deletion request with its tick boxes. Each picture is written only
+ * when what the browser shows has changed (`saveGuidePicture`).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_IDLE_MS } from '../../src/leads/retention.ts';
+import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
+import { contact, newClient, quote } from '../support/fixtures.ts';
+import { addUser, openLead, STAFF } from '../support/office.ts';
+import { saveGuidePicture } from '../support/screenshot.ts';
+import { seedSqliteFile } from '../support/seed.ts';
+import { freePort, startServer, type RunningServer } from '../support/server.ts';
+
+const DAY = 86_400_000;
+/** The phone of the first lead, which a second person uses too. */
+const SHARED_PHONE = '(503) 555-0100';
+const SERVICES = ['Standard clean', 'Deep clean', 'Move-in / move-out clean', 'Recurring clean (weekly or every two weeks)', 'Standard clean'];
+const PEOPLE = ['Maria Lopez', 'Sam Okafor', 'Priya Natarajan', 'Tom Becker', 'Ana Souza', 'Jon Eriksen', 'Lena Fischer', 'Omar Haddad'];
+
+describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
+  let dir: string;
+  let server: RunningServer;
+  let browser: Browser;
+  let newest: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'office-pictures-'));
+    const file = join(dir, 'leads.sqlite');
+    // Twelve weeks of requests, a few a day, the newest this morning.
+    const count = 84;
+    const references = await seedSqliteFile(file, count, {
+      batch: count,
+      // At office hours' pace: the newest a few minutes ago, one a day before it, at varied times.
+      receivedAt: (i) => new Date(Date.now() - (count - 1 - i) * DAY - (20 + (i % 5) * 97) * 60_000),
+      body: (i) => {
+        // Two people who share a phone (a couple): a deletion request by that number finds both.
+        const name = i === 42 ? 'Luis Lopez' : PEOPLE[i % PEOPLE.length]!;
+        const email = `${name.toLowerCase().replace(' ', '.')}.${i}@example.com`;
+        const phone = i === 42 ? SHARED_PHONE : `(503) 555-01${String(i % 100).padStart(2, '0')}`;
+        return i % 7 === 3
+          ? contact({ name, email, phone })
+          : quote({
+              name,
+              email,
+              phone,
+              service: SERVICES[i % SERVICES.length],
+              bedrooms: String(1 + (i % 4)),
+              bathrooms: i % 2 ? '2' : '1.5',
+              postalCode: '97214',
+              notes: i % 3 ? 'A dog who is friendly; parking in the driveway.' : '',
+            });
+      },
+    });
+    newest = references.at(-1)!;
+    // Most of the older ones called back and done, as a real inbox is.
+    const db = new DatabaseSync(file);
+    db.prepare("UPDATE leads SET status = 'done', status_by = ?, status_at = received_at WHERE received_at < ?").run(
+      STAFF.email,
+      new Date(Date.now() - 14 * DAY).toISOString(),
+    );
+    db.prepare("UPDATE leads SET status = 'contacted', status_by = ?, status_at = received_at WHERE status = 'new' AND received_at < ?").run(
+      STAFF.email,
+      new Date(Date.now() - 3 * DAY).toISOString(),
+    );
+    db.close();
+    const port = await freePort();
+    server = await startServer({ dir, env: { TRUST_PROXY: '127.0.0.1, ::1', PORT: String(port), SITE_URL: `http://127.0.0.1:${port}` } });
+    await addUser(server.databaseUrl, STAFF.email, STAFF.password);
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const visitor = (width: number, height: number) => offlinePage(browser, server.url, { viewport: { width, height }, extraHTTPHeaders: newClient() });
+  async function signIn(page: Page) {
+    await page.getByLabel('E-mail address').fill(STAFF.email);
+    await page.getByLabel('Password').fill(STAFF.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  it('the morning: the inbox at a glance on a laptop, counts, twelve weeks and the newest first', async () => {
+    const { context, page } = await visitor(1280, 1000);
+    await page.goto(`${server.url}/office`);
+    await signIn(page);
+    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    expect(await page.locator('.counts').innerText()).toContain('came in today');
+    expect(await page.locator('svg').count()).toBeGreaterThan(0);
+    await saveGuidePicture(page, 'office-inbox');
+    // Further down the first page: the last twelve weeks, by form and service.
+    await page.getByRole('heading', { name: 'Leads per week' }).scrollIntoViewIfNeeded();
+    await page.evaluate(() => document.querySelector('#weeks-heading')!.scrollIntoView({ block: 'start' }));
+    await saveGuidePicture(page, 'office-weeks');
+    await context.close();
+  }, 60_000);
+
+  it('a call: the newest lead opened on a phone, taken, with a note of what was said', async () => {
+    const { context, page } = await visitor(390, 844);
+    await page.goto(`${server.url}/office`);
+    await signIn(page);
+    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    let row = await openLead(page, newest);
+    await row.getByRole('button', { name: 'Take it' }).click();
+    row = await openLead(page, newest);
+    const notes = row.locator('details.notes');
+    if (!(await notes.evaluate((d) => (d as HTMLDetailsElement).open))) await notes.locator('summary').click();
+    await row.getByLabel(`New note about ${newest}`).fill('Called at 9:40: she would like Thursday morning; two cats, side door.');
+    await row.getByRole('button', { name: 'Add the note' }).click();
+    row = await openLead(page, newest);
+    await row.scrollIntoViewIfNeeded();
+    expect(await row.innerText()).toContain('Taken by you');
+    await saveGuidePicture(page, 'office-lead');
+    await context.close();
+  }, 60_000);
+
+  it('after lunch: a change made once the session had ended, kept through the sign-in', async () => {
+    const { context, page } = await visitor(390, 844);
+    await page.goto(`${server.url}/office`);
+    await signIn(page);
+    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    const db = new DatabaseSync(server.databaseUrl.replace(/^file:/, ''));
+    db.prepare('UPDATE office_sessions SET last_seen_at = ?').run(new Date(Date.now() - SESSION_IDLE_MS - 60_000).toISOString());
+    db.close();
+    const row = await openLead(page, newest);
+    await row.getByLabel('Status').selectOption('contacted');
+    await row.getByRole('button', { name: 'Save' }).click();
+    expect(await page.getByRole('status').innerText()).toContain('your change has not been made yet');
+    await signIn(page);
+    await page.getByRole('heading', { name: 'Your change' }).waitFor();
+    await saveGuidePicture(page, 'office-held-change');
+    await context.close();
+  }, 60_000);
+
+  it('a deletion request: everything found for a phone number two people share, each with its tick box', async () => {
+    const { context, page } = await visitor(1280, 900);
+    await page.goto(`${server.url}/office/delete`);
+    await signIn(page);
+    await page.getByLabel(/e-mail address or phone number/i).fill(SHARED_PHONE);
+    await page.getByRole('button', { name: /find/i }).click();
+    await page.getByRole('checkbox').first().waitFor();
+    expect(await page.getByRole('checkbox').count()).toBe(2);
+    // Only Maria asked: Luis's request stays.
+    await page.getByRole('checkbox', { name: /Luis Lopez/ }).uncheck();
+    await saveGuidePicture(page, 'office-delete');
+    await context.close();
+  }, 60_000);
+});
