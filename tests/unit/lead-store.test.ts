@@ -187,6 +187,29 @@ for (const factory of factories) {
         expect((await store.submit(later, { key: 'k2', requestHash: 'h2' })).kind).toBe('created');
       });
 
+      it('refuses only the submission that fails among those sent together: the others before and after it are stored', async () => {
+        await sql({
+          sqlite:
+            "CREATE TRIGGER one_fails BEFORE INSERT ON leads WHEN NEW.email_normalised = 'fails@example.com' BEGIN SELECT RAISE(ABORT, 'this one fails'); END;",
+          postgres: `CREATE FUNCTION one_fails() RETURNS trigger LANGUAGE plpgsql AS $$
+                       BEGIN IF NEW.email_normalised = 'fails@example.com' THEN RAISE EXCEPTION 'this one fails'; END IF; RETURN NEW; END $$;
+                     CREATE TRIGGER one_fails BEFORE INSERT ON leads FOR EACH ROW EXECUTE FUNCTION one_fails();`,
+        });
+        // Sent in one turn of the event loop: on SQLite, one batch and one commit.
+        const sent = ['first', 'fails', 'third', 'fourth'].map((who, i) =>
+          store.submit(toLeadRecord(valid({ ...quote(), email: `${who}@example.com` }), meta()), { key: `one-fails-${i}`, requestHash: 'h' }),
+        );
+        const settled = await Promise.allSettled(sent);
+        expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+        expect(settled.map((s) => (s.status === 'fulfilled' ? s.value.kind : 'refused'))).toEqual(['created', 'refused', 'created', 'created']);
+        expect(await count(store)).toBe(3);
+        // The refused one left no key: sent again once the fault is gone, it is new.
+        await sql({ sqlite: 'DROP TRIGGER one_fails', postgres: 'DROP TRIGGER one_fails ON leads' });
+        expect(
+          (await store.submit(toLeadRecord(valid({ ...quote(), email: 'fails@example.com' }), meta()), { key: 'one-fails-1', requestHash: 'h' })).kind,
+        ).toBe('created');
+      });
+
       it('lets exactly one of many concurrent submissions with the same key or the same lead win', async () => {
         const body = quote();
         const sameKey = await Promise.all(

@@ -18,6 +18,8 @@ export interface SqliteStoreOptions {
   outbox?: boolean;
   /** Where the store's warnings go (the service's log); a line on standard error by default. */
   log?: StoreLog;
+  /** How often the log is copied into the file, off the request path (`CHECKPOINT_EVERY_MS` by default). */
+  checkpointEveryMs?: number;
 }
 
 interface Pending {
@@ -112,15 +114,28 @@ export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions):
    * Commits a batch of submissions in one transaction: one fsync for all of them (group commit).
    * node:sqlite is synchronous, so the batch runs to its end before any other request's code, and
    * BEGIN IMMEDIATE takes the write lock first so that another process on the file cannot interleave
-   * either. Each submission has a savepoint of its own, so one failure touches no other; every
-   * promise is settled only after COMMIT has returned, so no receipt precedes its commit.
+   * either. One failure touches no other submission: the batch first runs without savepoints (the
+   * usual case, where nothing fails); should one submission fail, the whole is rolled back and run
+   * again with a savepoint for each. Every promise is settled only after COMMIT has returned, so no
+   * receipt precedes its commit.
    */
-  function commitBatch(batch: Pending[]): void {
+  function commitBatch(batch: Pending[], savepoints = false): void {
     const outcomes: Array<{ ok: SubmitOutcome } | { err: unknown }> = [];
     let phase: 'transaction' | 'commit' = 'transaction';
     try {
       tx.begin.run();
       for (const item of batch) {
+        if (!savepoints) {
+          try {
+            outcomes.push({ ok: submitInTransaction(item.lead, item.claim) });
+          } catch (err) {
+            // Alone, its failure is the batch's; among others, they are run again, each on its own.
+            if (batch.length === 1 || !db.isTransaction) throw err;
+            db.exec('ROLLBACK');
+            return commitBatch(batch, true);
+          }
+          continue;
+        }
         tx.savepoint.run();
         try {
           outcomes.push({ ok: submitInTransaction(item.lead, item.claim) });
