@@ -4,7 +4,6 @@
  * transaction, the mapping of SQLite's failures to the domain's, and the emptying of the log.
  */
 import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { startCheckpoints } from './checkpointer.ts';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { storedConsent, type LeadRecord } from '../../leads/lead.ts';
@@ -96,11 +95,8 @@ export interface SqliteHandle {
   disclosureTexts(): (version: string) => string | undefined;
 }
 
-/** The page cache's size, in KiB: what a lead's indexes need at 100,000 leads, a small part of the process's memory. */
-const PAGE_CACHE_KIB = 16 * 1024;
-
 /** Opens (creating if needed) the SQLite database at `path`, applies migrations and checks its settings. */
-export function openSqliteHandle(path: string, log: StoreLog = TERMINAL_LOG, checkpointEveryMs?: number): SqliteHandle {
+export function openSqliteHandle(path: string, log: StoreLog = TERMINAL_LOG): SqliteHandle {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     // It holds every customer's details: a new store is its owner's alone, whatever the umask, and
@@ -111,8 +107,6 @@ export function openSqliteHandle(path: string, log: StoreLog = TERMINAL_LOG, che
   // secure_delete: a deleted row's bytes are overwritten with zeros as it goes, in its page and in
   // the free pages it leaves, so that erased means erased in the file and in every later backup.
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;');
-  // A page cache that holds the indexes a lead writes (the default, 2 MiB, misses on them at 100,000 leads).
-  db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
   const mode = db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
   const sync = db.prepare('PRAGMA synchronous').get() as { synchronous: number };
   if ((path !== ':memory:' && mode.journal_mode !== 'wal') || sync.synchronous !== 2) {
@@ -120,18 +114,6 @@ export function openSqliteHandle(path: string, log: StoreLog = TERMINAL_LOG, che
     throw new Error(`SQLite store at ${path} refused durable settings (journal_mode=${mode.journal_mode}, synchronous=${sync.synchronous})`);
   }
   migrate(db, SQLITE_MIGRATIONS);
-  // The log is copied into the file by a thread of its own, never inside a COMMIT (`checkpointer.ts`).
-  const checkpoints =
-    path === ':memory:'
-      ? undefined
-      : startCheckpoints(
-          path,
-          () => {
-            if (db.isOpen) db.exec('PRAGMA wal_autocheckpoint = 1000');
-          },
-          checkpointEveryMs,
-        );
-  if (checkpoints) db.exec('PRAGMA wal_autocheckpoint = 0');
 
   const storeError = (err: unknown, phase: 'transaction' | 'commit' = 'transaction') => {
     if (!db.isOpen) return new StoreUnavailableError('the SQLite store is closed', { cause: err });
@@ -172,7 +154,6 @@ export function openSqliteHandle(path: string, log: StoreLog = TERMINAL_LOG, che
     close() {
       if (!db.isOpen) return;
       wal.stop();
-      checkpoints?.stop();
       db.close();
     },
     disclosureTexts() {

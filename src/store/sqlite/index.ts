@@ -20,7 +20,7 @@ export type { SqliteStoreOptions } from './intake.ts';
 
 /** Opens (creating if needed) the SQLite store at `path`, applies migrations and checks its settings. */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = { groupCommit: true }): LeadStore & OfficeStore {
-  const handle = openSqliteHandle(path, options.log, options.checkpointEveryMs);
+  const handle = openSqliteHandle(path, options.log);
   fillSearchText(handle);
   const { flush, takeIn, ...intake } = sqliteIntake(handle, options);
   return {

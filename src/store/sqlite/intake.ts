@@ -18,8 +18,6 @@ export interface SqliteStoreOptions {
   outbox?: boolean;
   /** Where the store's warnings go (the service's log); a line on standard error by default. */
   log?: StoreLog;
-  /** How often the log is copied into the file, off the request path (`CHECKPOINT_EVERY_MS` by default). */
-  checkpointEveryMs?: number;
 }
 
 interface Pending {
