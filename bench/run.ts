@@ -368,7 +368,9 @@ if (soakRows.length > 0) {
 }
 
 /** The office at volume (bench/office/): in a whole run, with --office, and with tiny stores in the smoke. */
-const office = officeOnly || smoke || (!soak && (!only || only.includes('office'))) ? await officeBench({ smoke }) : undefined;
+const leadRows = rows.filter((r) => r.case === 'lead POST' && r.server === 'service');
+const leadRssMiB = leadRows.length > 0 ? Math.max(...leadRows.map((r) => r.peakRssMiB)) : undefined;
+const office = officeOnly || smoke || (!soak && (!only || only.includes('office'))) ? await officeBench({ smoke, leadRssMiB }) : undefined;
 
 const machine = {
   cpus: cpus().length,

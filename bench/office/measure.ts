@@ -74,6 +74,8 @@ export interface StoreFigures {
   /** Median milliseconds of the overview's operations. */
   overviewMs: Record<OverviewOperation, number>;
   export: { medianMs: number; bytes: number; rssGrowthMiB: number; rssBeforeMiB: number };
+  /** The service's resident memory after every operation and export above. */
+  rssAfterMiB: number;
   /** This run's start-up (one sample; `startupMs` takes medians). */
   startupMs: number;
 }
@@ -171,9 +173,11 @@ export async function measureOffice(store: BuiltStore, repeat: number, exports: 
       rssBeforeMiB: Math.round(runs[0]!.before),
     };
     const startup = Math.round(server.startupMs);
+    // What the service holds once the office has done all of the above (issue 41, target 4).
+    const rssAfterMiB = Math.round(rssMiB(server.pid));
     await server.stop();
     const overviewMs = { 'inbox, the last page': lastPageMs, 'inbox, filtered': filteredMs, ...(await overviewOnStore(join(dir, 'leads.sqlite'), repeat)) };
-    return { leads: store.spec.leads, spam: store.spec.spam, medianMs, rangeMs, overviewMs, export: exported, startupMs: startup };
+    return { leads: store.spec.leads, spam: store.spec.spam, medianMs, rangeMs, overviewMs, export: exported, startupMs: startup, rssAfterMiB };
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });

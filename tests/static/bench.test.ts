@@ -5,6 +5,9 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/server.ts';
 
+/** A row of the bench's table, as much of it as this test reads. */
+type Row = { case: string; server: string; peakRssMiB: number };
+
 describe('npm run bench -- --smoke', () => {
   it('measures every case against its baseline and loses no acknowledged lead', async () => {
     await promisify(execFile)('npm', ['run', '--silent', 'bench', '--', '--smoke'], { cwd: ROOT, maxBuffer: 8 * 1024 * 1024 });
@@ -45,12 +48,17 @@ describe('npm run bench -- --smoke', () => {
     expect(office.figures.map((f: { leads: number }) => f.leads)).toEqual([200, 2_000]);
     for (const f of office.figures) for (const ms of Object.values(f.medianMs)) expect(ms).toBeGreaterThan(0);
     // The inbox at a glance: its last page, the counts and the chart, timed on both.
-    for (const f of office.figures) expect(Object.keys(f.overviewMs)).toEqual(['inbox, the last page', 'counts by status (store)', 'leads per week (store)']);
+    for (const f of office.figures)
+      expect(Object.keys(f.overviewMs)).toEqual(['inbox, the last page', 'inbox, filtered', 'counts by status (store)', 'leads per week (store)']);
     for (const f of office.figures) for (const ms of Object.values(f.overviewMs)) expect(ms).toBeGreaterThan(0);
     expect(office.figures[1].export.bytes).toBeGreaterThan(office.figures[0].export.bytes);
     expect(office.purge.removed).toBe(office.purge.expired);
     expect(office.startup.emptyMs).toBeGreaterThan(0);
     expect(office.targets.map((t: { target: string }) => t.target)).toContain('lead POST p99 during the purge, ms');
+    // Target 4: the service's memory after the office, against its peak under this run's lead rows.
+    const memory = office.targets.find((t: { target: string }) => t.target === 'RSS after the office, MiB');
+    expect(memory.small).toBe(Math.max(...result.rows.filter((r: Row) => r.case === 'lead POST' && r.server === 'service').map((r: Row) => r.peakRssMiB)));
+    expect(memory.large).toBeGreaterThan(0);
     for (const t of office.targets) expect(typeof t.pass, t.target).toBe('boolean');
   }, 240_000);
 });
