@@ -78,7 +78,7 @@ export async function guardOffice(request: Request, url: URL, locals: ApiContext
   }
   // A change sent after the session ended is held through the sign-in, to be confirmed after it; never dropped without a word.
   if (request.method === 'POST' && isHeldPath(url.pathname)) {
-    const handle = await holdChange(powers.sessions, url.pathname, await request.formData());
+    const handle = await holdChange(powers.sessions, token, url.pathname, await request.formData());
     const headers: Record<string, string> = { Location: `${SIGN_IN_PATH}?${handle ? 'held' : 'not-held'}` };
     if (handle) headers['Set-Cookie'] = heldCookie(handle, services.config.siteUrl.startsWith('https:'));
     return new Response(null, { status: 303, headers });

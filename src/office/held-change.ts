@@ -1,13 +1,17 @@
 /**
  * No lost work: a change the office sends after its session ended (idle an hour, or twelve hours
  * old) is held on the server through the sign-in, under a handle only the sending browser has (a
- * cookie), for `HELD_CHANGE_MS`; then it is shown again, once, for one tap. It is never made on its
- * own: the tap is a fresh form POST, checked as every office change is (same site, signed in,
- * the account's role, the change limit). A deletion on request forgets every held change.
+ * cookie), for the account of the session that ended and for `HELD_CHANGE_MS`; then it is shown to
+ * that account again, once, for one tap. Without the cookie of a session that was (a request from
+ * anyone else), nothing is held. It is never made on its own: the tap is a fresh form POST, checked
+ * as every office change is (same site, signed in, the account's role, the change limit). A held
+ * deletion is held as its search alone: the tap shows what it would delete again, all ticked, before
+ * anything is deleted. A deletion on request forgets every held change.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { HeldChange, OfficeSessions } from './store.ts';
 import { STATUS_WORDS } from './audit-words.ts';
+import { tokenHash } from './session.ts';
 
 export type { HeldChange } from './store.ts';
 
@@ -24,8 +28,11 @@ const HELD: Record<string, (field: (name: string) => string) => string> = {
   '/office/take': (f) => (f('take') === 'yes' ? `Take ${f('reference')} (“I’ll handle it”).` : `Let ${f('reference')} go, for someone else to take.`),
   '/office/search': (f) => `Search for “${f('q')}”.`,
   '/office/spam': () => 'Move a submission that was caught as spam into the inbox.',
-  '/office/delete': () => 'Go on with the deletion request you were making (you will see what it deletes before anything is deleted).',
+  '/office/delete': (f) => `Look up what is kept for ${f('person')} again, to delete it on request (you will see it all before anything is deleted).`,
 };
+
+/** The fields kept of a change to `path`: a deletion keeps its search alone, so that its tap shows the list again. */
+const KEPT_FIELDS: Record<string, readonly string[]> = { '/office/delete': ['person'] };
 
 /** Whether a change sent to `path` is held when its session has ended. */
 export const isHeldPath = (path: string) => Object.hasOwn(HELD, path);
@@ -42,22 +49,38 @@ const handleHash = (handle: string) => createHash('sha256').update(handle).diges
  * Holds the change a form sent to `path`; resolves with the handle for the browser's cookie, or
  * `undefined` when it could not be kept (the office holds as many as it takes).
  */
-export async function holdChange(sessions: Pick<OfficeSessions, 'holdChange'>, path: string, form: FormData, now = new Date()): Promise<string | undefined> {
-  const fields = [...form].filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+export async function holdChange(
+  sessions: Pick<OfficeSessions, 'holdChange'>,
+  sessionToken: string | undefined,
+  path: string,
+  form: FormData,
+  now = new Date(),
+): Promise<string | undefined> {
+  if (!sessionToken) return undefined;
+  const kept = KEPT_FIELDS[path];
+  const fields = [...form].filter((entry): entry is [string, string] => typeof entry[1] === 'string' && (!kept || kept.includes(entry[0])));
   const handle = randomBytes(24).toString('base64url');
-  const kept = await sessions.holdChange(handleHash(handle), { path, fields }, now, new Date(now.getTime() - HELD_CHANGE_MS), HELD_CHANGES_MAX);
-  return kept ? handle : undefined;
+  const held = await sessions.holdChange(
+    handleHash(handle),
+    tokenHash(sessionToken),
+    { path, fields },
+    now,
+    new Date(now.getTime() - HELD_CHANGE_MS),
+    HELD_CHANGES_MAX,
+  );
+  return held ? handle : undefined;
 }
 
-/** The change held under the handle of `cookieHeader`'s cookie, if it is still held: taken, so shown once. */
+/** The change held for `email` under the handle of `cookieHeader`'s cookie, if it is still held: taken, so shown once. */
 export async function takeHeldChange(
   sessions: Pick<OfficeSessions, 'takeHeldChange'>,
   cookieHeader: string | null,
+  email: string,
   now = new Date(),
 ): Promise<HeldChange | undefined> {
   const handle = heldHandle(cookieHeader);
   if (!handle) return undefined;
-  const change = await sessions.takeHeldChange(handleHash(handle), new Date(now.getTime() - HELD_CHANGE_MS));
+  const change = await sessions.takeHeldChange(handleHash(handle), new Date(now.getTime() - HELD_CHANGE_MS), email);
   return change && isHeldPath(change.path) ? change : undefined;
 }
 

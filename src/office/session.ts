@@ -38,7 +38,8 @@ export interface SignInDeps {
 
 export type SignInOutcome = { kind: 'signed_in'; email: string; token: string } | { kind: 'refused' } | { kind: 'throttled'; retryAfterSeconds: number };
 
-const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
+/** What the store keeps of a session's token: its SHA-256. */
+export const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 /** An account's e-mail as the store keys it. */
 export const accountKey = (email: string) => email.trim().toLowerCase();

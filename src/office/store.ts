@@ -69,13 +69,17 @@ export interface OfficeSessions {
   /** The text the session kept under `handle`; `undefined` when it is not the session's or has ended. */
   recallSearch(tokenHash: string, handle: string): Promise<string | undefined>;
   /**
-   * Holds a change sent after its session ended, under the hash of a handle only its browser has;
-   * held changes made before `keepSince` go first. Resolves `false` (nothing kept) when the office
-   * already holds `max` of them.
+   * Holds a change sent after its session ended, under the hash of a handle only its browser has, for
+   * the account of that ended session (`sessionHash`, the hash of its cookie's token); held changes
+   * made before `keepSince` go first. Resolves `false` (nothing kept) when no session, ended or not,
+   * has that token, or the office already holds `max` changes.
    */
-  holdChange(handleHash: string, change: HeldChange, at: Date, keepSince: Date, max: number): Promise<boolean>;
-  /** The change held under `handleHash` since `keepSince`, removed as it is read: it is shown once. */
-  takeHeldChange(handleHash: string, keepSince: Date): Promise<HeldChange | undefined>;
+  holdChange(handleHash: string, sessionHash: string, change: HeldChange, at: Date, keepSince: Date, max: number): Promise<boolean>;
+  /**
+   * The change held under `handleHash` since `keepSince` for `email`'s account, removed as it is read
+   * (shown once); a change held for another account is removed and not shown.
+   */
+  takeHeldChange(handleHash: string, keepSince: Date, email: string): Promise<HeldChange | undefined>;
 }
 
 /** A change of the office's page as its form sent it: the address it was sent to, and the form's fields. */

@@ -14,6 +14,9 @@ import { newClient, quote } from '../support/fixtures.ts';
 import { postJson } from '../support/http.ts';
 import { addUser, officePost, openLead, STAFF } from '../support/office.ts';
 
+/** A second member of the office, who may sign in on the same computer. */
+const COLLEAGUE = { email: 'colleague@example.com', password: 'broom and dustpan 2026' } as const;
+
 describe.skipIf(!chromiumAvailable())('a change made after the session ended, in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -21,6 +24,7 @@ describe.skipIf(!chromiumAvailable())('a change made after the session ended, in
     const port = await freePort();
     server = await startServer({ env: { TRUST_PROXY: '127.0.0.1, ::1', PORT: String(port), SITE_URL: `http://127.0.0.1:${port}` } });
     await addUser(server.databaseUrl, STAFF.email, STAFF.password);
+    await addUser(server.databaseUrl, COLLEAGUE.email, COLLEAGUE.password, ['--role', 'staff']);
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
@@ -111,24 +115,36 @@ describe.skipIf(!chromiumAvailable())('a change made after the session ended, in
     await context.close();
   }, 60_000);
 
-  it('holds nothing sent from another site, and a held change is only for the browser that sent it', async () => {
+  it('holds nothing sent from another site or without a session that was, and shows a held change to its own account alone', async () => {
     const forged = await officePost(server.url, '/office/status', { reference: 'Q-3333-33', status: 'done' }, undefined, {
       Origin: 'https://attacker.example',
     });
     expect(forged.status).toBe(403);
     expect(forged.headers.get('set-cookie')).toBeNull();
-    // Held for the browser that sent it, under a cookie only it has (HttpOnly, SameSite=Strict).
-    const held = await officePost(server.url, '/office/status', { reference: 'Q-3333-33', status: 'done' });
-    expect(held.status).toBe(303);
-    expect(held.headers.get('location')).toBe('/office/sign-in?held');
-    expect(held.headers.get('set-cookie')).toMatch(/^office_held=[A-Za-z0-9_-]{32}; Max-Age=900; Path=\/office; HttpOnly; SameSite=Strict$/);
-    // Another browser that signs in finds nothing waiting.
+    // Without the cookie of a session that was, nothing is held (a script cannot fill the store), and the page says so.
+    const anonymous = await officePost(server.url, '/office/status', { reference: 'Q-3333-33', status: 'done' });
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.get('location')).toBe('/office/sign-in?not-held');
+    expect(anonymous.headers.get('set-cookie')).toBeNull();
+
+    // Held for the browser that sent it, under a cookie only it has (HttpOnly, SameSite=Strict), for the account whose session ended.
+    const reference = await sent('Hattie Held D');
     const { context, page } = await phone(false);
-    await page.goto(`${server.url}/office/sign-in`);
+    await page.goto(`${server.url}/office`);
     await signIn(page);
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
-    await page.goto(`${server.url}/office/held`);
-    expect(await page.locator('main').innerText()).toContain('No change is waiting here');
+    idleAnHour();
+    const card = await openLead(page, reference);
+    await card.getByLabel('Status').selectOption('done');
+    const [held] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/office/status')), card.getByRole('button', { name: 'Save' }).click()]);
+    expect(await held.headerValue('set-cookie')).toMatch(/^office_held=[A-Za-z0-9_-]{32}; Max-Age=900; Path=\/office; HttpOnly; SameSite=Strict$/);
+    // A colleague who signs in on that browser is not shown it, and it is gone: nothing of it was changed.
+    await page.getByLabel('E-mail address').fill(COLLEAGUE.email);
+    await page.getByLabel('Password').fill(COLLEAGUE.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Your change' }).waitFor();
+    expect(await page.locator('main').innerText()).toContain('No change is waiting here for you');
+    expect(statusOf(reference)).toBe('new');
     await context.close();
   }, 60_000);
 });

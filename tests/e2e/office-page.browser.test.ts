@@ -97,7 +97,7 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
       expect(text).not.toContain('Hidden Harper');
       expect(text).not.toContain('555-0161');
     }
-    // A change without a session changes nothing and leads to the sign-in page too (held there, to be confirmed after it).
+    // A change without a session changes nothing and leads to the sign-in page too (which says it was not kept: no session ever was).
     const post = await fetch(`${server.url}/office/status`, {
       method: 'POST',
       redirect: 'manual',
@@ -105,7 +105,7 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
       body: 'reference=Q-3333-33&status=done',
     });
     expect(post.status).toBe(303);
-    expect(post.headers.get('location')).toBe('/office/sign-in?held');
+    expect(post.headers.get('location')).toBe('/office/sign-in?not-held');
     await context.close();
   }, 60_000);
 

@@ -257,17 +257,24 @@ for (const kind of stores) {
       expect(await recallSearch(store, theirs.token, again)).toBeUndefined();
     });
 
-    it('holds a change sent after its session ended for its time, shows it once, and forgets it with any deletion on request', async () => {
+    it('holds a change sent after its session ended for that account alone, shows it once, and forgets it with any deletion on request', async () => {
       const now = new Date('2026-11-24T12:00:00Z');
+      await store.saveUser('office@example.com', await cheapHash('mop and bucket 2026'), now);
+      const mine = await signIn(signInOn(store), { email: 'office@example.com', password: 'mop and bucket 2026', client: '198.51.100.84' });
+      if (mine.kind !== 'signed_in') throw new Error('sign-in');
       const form = (fields: Record<string, string>) => {
         const data = new FormData();
         for (const [name, value] of Object.entries(fields)) data.append(name, value);
         return data;
       };
       const cookieOf = (handle: string | undefined) => heldCookie(handle, false).split(';', 1)[0]!;
-      const handle = await holdChange(store, '/office/note', form({ reference: 'Q-P7RH-Q4', note: 'Called: try Friday 10am.', back: '/office' }), now);
+      const note = () => form({ reference: 'Q-P7RH-Q4', note: 'Called: try Friday 10am.', back: '/office' });
+      // Without the cookie of a session that was, nothing is held: a request from anyone else writes nothing.
+      expect(await holdChange(store, undefined, '/office/note', note(), now)).toBeUndefined();
+      expect(await holdChange(store, 'A'.repeat(43), '/office/note', note(), now)).toBeUndefined();
+      const handle = await holdChange(store, mine.token, '/office/note', note(), now);
       expect(handle).toMatch(/^[A-Za-z0-9_-]{32}$/);
-      const held = await takeHeldChange(store, cookieOf(handle), new Date(now.getTime() + 60_000));
+      const held = await takeHeldChange(store, cookieOf(handle), 'office@example.com', new Date(now.getTime() + 60_000));
       expect(held).toEqual({
         path: '/office/note',
         fields: [
@@ -278,30 +285,51 @@ for (const kind of stores) {
       });
       expect(heldChangeWords(held!)).toBe('Add this note to Q-P7RH-Q4: “Called: try Friday 10am.”');
       // Shown once; an unknown or made-up handle finds nothing.
-      expect(await takeHeldChange(store, cookieOf(handle), now)).toBeUndefined();
-      expect(await takeHeldChange(store, `office_held=${'A'.repeat(32)}`, now)).toBeUndefined();
-      expect(await takeHeldChange(store, "office_held=x' OR '1'='1", now)).toBeUndefined();
+      expect(await takeHeldChange(store, cookieOf(handle), 'office@example.com', now)).toBeUndefined();
+      expect(await takeHeldChange(store, `office_held=${'A'.repeat(32)}`, 'office@example.com', now)).toBeUndefined();
+      expect(await takeHeldChange(store, "office_held=x' OR '1'='1", 'office@example.com', now)).toBeUndefined();
+      // Another account signed in on the same browser is not shown it, and it is gone for good.
+      const theirs = await holdChange(store, mine.token, '/office/status', form({ reference: 'Q-P7RH-Q4', status: 'done' }), now);
+      expect(await takeHeldChange(store, cookieOf(theirs), 'colleague@example.com', now)).toBeUndefined();
+      expect(await takeHeldChange(store, cookieOf(theirs), 'office@example.com', now)).toBeUndefined();
+      // A deletion is held as its search alone: its tap shows the list again before anything is deleted.
+      const deletion = await holdChange(store, mine.token, '/office/delete', form({ person: 'ada@example.com', confirm: 'yes', lead: 'lead-1' }), now);
+      const heldDeletion = await takeHeldChange(store, cookieOf(deletion), 'office@example.com', now);
+      expect(heldDeletion).toEqual({ path: '/office/delete', fields: [['person', 'ada@example.com']] });
+      expect(heldChangeWords(heldDeletion!)).toContain('you will see it all before anything is deleted');
       // Past its time, it is not shown.
-      const late = await holdChange(store, '/office/status', form({ reference: 'Q-P7RH-Q4', status: 'done' }), now);
-      expect(await takeHeldChange(store, cookieOf(late), new Date(now.getTime() + HELD_CHANGE_MS + 1000))).toBeUndefined();
+      const late = await holdChange(store, mine.token, '/office/status', form({ reference: 'Q-P7RH-Q4', status: 'done' }), now);
+      expect(await takeHeldChange(store, cookieOf(late), 'office@example.com', new Date(now.getTime() + HELD_CHANGE_MS + 1000))).toBeUndefined();
       // A deletion on request forgets every held change (a note may name the person).
-      const pending = await holdChange(store, '/office/note', form({ reference: 'Q-P7RH-Q4', note: 'Ada asked for Fridays.' }), now);
+      const pending = await holdChange(store, mine.token, '/office/note', form({ reference: 'Q-P7RH-Q4', note: 'Ada asked for Fridays.' }), now);
       await store.deletePerson({ kind: 'email', value: 'ada@example.com' }, { kind: 'email', deletedAt: now });
-      expect(await takeHeldChange(store, cookieOf(pending), now)).toBeUndefined();
-      // The purge removes what was held longer than any session stays idle.
-      await holdChange(store, '/office/status', form({ reference: 'Q-P7RH-Q4', status: 'done' }), new Date(now.getTime() - 2 * SESSION_IDLE_MS));
+      expect(await takeHeldChange(store, cookieOf(pending), 'office@example.com', now)).toBeUndefined();
+      // The purge removes what was held longer than any session stays idle (the one session here is in use: it is not purged).
+      await holdChange(store, mine.token, '/office/status', form({ reference: 'Q-P7RH-Q4', status: 'done' }), new Date(now.getTime() - 2 * SESSION_IDLE_MS));
       expect((await purge(store, purgeCutoffs(now, 730))).sessions).toBe(1);
     });
 
-    it('holds no more changes than the office takes: past the cap, nothing is kept and the sender is told', async () => {
+    it('holds no more changes than the office takes, holds many at once without losing one, and none for a session that never was', async () => {
       const now = new Date('2026-11-24T12:00:00Z');
+      await store.saveUser('office@example.com', 'scrypt$1$1$1$AA==$AA==', now);
+      await store.startSession('ended-session', 'office@example.com', 'scrypt$1$1$1$AA==$AA==', now, {
+        at: now,
+        actor: 'office@example.com',
+        action: 'signed in',
+        detail: '',
+      });
       const change = { path: '/office/status', fields: [['status', 'done']] as Array<[string, string]> };
-      for (let i = 0; i < 3; i++) expect(await store.holdChange(`hash-${i}`, change, now, new Date(now.getTime() - HELD_CHANGE_MS), 3)).toBe(true);
-      expect(await store.holdChange('hash-3', change, now, new Date(now.getTime() - HELD_CHANGE_MS), 3)).toBe(false);
-      // Once the old ones are past their time, there is room again.
+      const keepSince = (at: Date) => new Date(at.getTime() - HELD_CHANGE_MS);
+      expect(await store.holdChange('hash-x', 'no-such-session', change, now, keepSince(now), 3)).toBe(false);
+      for (let i = 0; i < 3; i++) expect(await store.holdChange(`hash-${i}`, 'ended-session', change, now, keepSince(now), 3)).toBe(true);
+      expect(await store.holdChange('hash-3', 'ended-session', change, now, keepSince(now), 3)).toBe(false);
+      // Once the old ones are past their time, there is room again; sent all at once, every one is kept (none waits on another for ever).
       const later = new Date(now.getTime() + HELD_CHANGE_MS + 1000);
-      expect(await store.holdChange('hash-4', change, later, new Date(later.getTime() - HELD_CHANGE_MS), 3)).toBe(true);
-      expect(await store.takeHeldChange('hash-4', now)).toEqual(change);
+      const together = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => store.holdChange(`hash-at-once-${i}`, 'ended-session', change, later, keepSince(later), 100)),
+      );
+      expect(together).toEqual(Array(8).fill(true));
+      for (let i = 0; i < 8; i++) expect(await store.takeHeldChange(`hash-at-once-${i}`, now, 'office@example.com')).toEqual(change);
     });
 
     it("lists suspected spam a page at a time, found with the inbox's search", async () => {

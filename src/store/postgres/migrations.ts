@@ -204,12 +204,13 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 13,
-    name: 'no lost work: a change sent after its session ended, held through the sign-in to be confirmed',
+    name: 'no lost work: a change sent after its session ended, held through the sign-in to be confirmed by the same account',
     sql: `
       CREATE TABLE office_held_changes (
         handle_hash text PRIMARY KEY,
         path text NOT NULL,
         fields jsonb NOT NULL,
+        email text NOT NULL,
         created_at timestamptz NOT NULL
       );
       CREATE INDEX office_held_changes_by_age ON office_held_changes (created_at);

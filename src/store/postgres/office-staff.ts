@@ -81,28 +81,32 @@ export function postgresStaff(handle: PostgresHandle): OfficeAccounts & OfficeSe
       }),
     recallSearch: async (tokenHash, handle) =>
       (await query<{ text: string }>('SELECT text FROM office_searches WHERE handle = $1 AND token_hash = $2', [handle, tokenHash])).rows[0]?.text,
-    holdChange: (handleHash, change, at, keepSince, max) =>
+    holdChange: (handleHash, sessionHash, change, at, keepSince, max) =>
       transaction(async (c) => {
-        await c.query('DELETE FROM office_held_changes WHERE created_at < $1', [keepSince]);
-        // The count and the insert under one lock: two instances cannot both take the last place.
+        // The lock first, before any row is touched: the count and the insert under it, so that two
+        // instances cannot both take the last place, and two holds wait for each other, never deadlock.
         await c.query('LOCK TABLE office_held_changes IN SHARE ROW EXCLUSIVE MODE');
+        await c.query('DELETE FROM office_held_changes WHERE created_at < $1', [keepSince]);
         const { rows } = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM office_held_changes');
         if (rows[0]!.n >= max) return false;
-        await c.query(
-          `INSERT INTO office_held_changes (handle_hash, path, fields, created_at) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (handle_hash) DO UPDATE SET path = excluded.path, fields = excluded.fields, created_at = excluded.created_at`,
-          [handleHash, change.path, JSON.stringify(change.fields), at],
+        // Held for the account of the session that ended; none without one.
+        const held = await c.query(
+          `INSERT INTO office_held_changes (handle_hash, path, fields, email, created_at)
+           SELECT $1, $2, $3, email, $4 FROM office_sessions WHERE token_hash = $5
+           ON CONFLICT (handle_hash) DO UPDATE SET path = excluded.path, fields = excluded.fields, email = excluded.email,
+             created_at = excluded.created_at`,
+          [handleHash, change.path, JSON.stringify(change.fields), at, sessionHash],
         );
-        return true;
+        return (held.rowCount ?? 0) > 0;
       }),
-    takeHeldChange: async (handleHash, keepSince) => {
+    takeHeldChange: async (handleHash, keepSince, email) => {
       const row = (
-        await query<{ path: string; fields: HeldChange['fields']; created_at: Date }>(
-          'DELETE FROM office_held_changes WHERE handle_hash = $1 RETURNING path, fields, created_at',
+        await query<{ path: string; fields: HeldChange['fields']; email: string; created_at: Date }>(
+          'DELETE FROM office_held_changes WHERE handle_hash = $1 RETURNING path, fields, email, created_at',
           [handleHash],
         )
       ).rows[0];
-      return row && row.created_at >= keepSince ? { path: row.path, fields: row.fields } : undefined;
+      return row && row.email === email && row.created_at >= keepSince ? { path: row.path, fields: row.fields } : undefined;
     },
   };
 }

@@ -194,12 +194,13 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 13,
-    name: 'no lost work: a change sent after its session ended, held through the sign-in to be confirmed',
+    name: 'no lost work: a change sent after its session ended, held through the sign-in to be confirmed by the same account',
     sql: `
       CREATE TABLE office_held_changes (
         handle_hash TEXT PRIMARY KEY,
         path TEXT NOT NULL,
         fields TEXT NOT NULL,
+        email TEXT NOT NULL,
         created_at TEXT NOT NULL
       ) STRICT;
       CREATE INDEX office_held_changes_by_age ON office_held_changes (created_at);

@@ -98,25 +98,28 @@ export function sqliteStaff(handle: SqliteHandle): OfficeAccounts & OfficeSessio
       guard(
         () => (db.prepare('SELECT text FROM office_searches WHERE handle = ? AND token_hash = ?').get(handle, tokenHash) as { text: string } | undefined)?.text,
       ),
-    holdChange: (handleHash, change, at, keepSince, max) =>
+    holdChange: (handleHash, sessionHash, change, at, keepSince, max) =>
       guard(() =>
         inTransaction(() => {
           db.prepare('DELETE FROM office_held_changes WHERE created_at < ?').run(iso(keepSince));
           if ((db.prepare('SELECT count(*) AS n FROM office_held_changes').get() as { n: number }).n >= max) return false;
-          db.prepare('INSERT OR REPLACE INTO office_held_changes (handle_hash, path, fields, created_at) VALUES (?, ?, ?, ?)').run(
-            handleHash,
-            change.path,
-            JSON.stringify(change.fields),
-            iso(at),
-          );
-          return true;
+          // Held for the account of the session that ended; none without one.
+          const held = db
+            .prepare(
+              'INSERT OR REPLACE INTO office_held_changes (handle_hash, path, fields, email, created_at) ' +
+                'SELECT ?, ?, ?, email, ? FROM office_sessions WHERE token_hash = ?',
+            )
+            .run(handleHash, change.path, JSON.stringify(change.fields), iso(at), sessionHash);
+          return Number(held.changes) > 0;
         }),
       ),
-    takeHeldChange: (handleHash, keepSince) =>
+    takeHeldChange: (handleHash, keepSince, email) =>
       guard(() => {
-        const row = db.prepare('DELETE FROM office_held_changes WHERE handle_hash = ? RETURNING path, fields, created_at').get(handleHash) as
-          { path: string; fields: string; created_at: string } | undefined;
-        return row && row.created_at >= iso(keepSince) ? { path: row.path, fields: JSON.parse(row.fields) as HeldChange['fields'] } : undefined;
+        const row = db.prepare('DELETE FROM office_held_changes WHERE handle_hash = ? RETURNING path, fields, email, created_at').get(handleHash) as
+          { path: string; fields: string; email: string; created_at: string } | undefined;
+        return row && row.email === email && row.created_at >= iso(keepSince)
+          ? { path: row.path, fields: JSON.parse(row.fields) as HeldChange['fields'] }
+          : undefined;
       }),
   };
 }
