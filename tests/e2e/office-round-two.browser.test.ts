@@ -10,11 +10,10 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, fillQuoteForm, launchChromium, offlinePage } from '../support/browser.ts';
+import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
 import { freePort, startServer, type RunningServer } from '../support/server.ts';
 import { newClient, quote } from '../support/fixtures.ts';
-import { postJson } from '../support/http.ts';
-import { addUser, officePost, openLead, signedIn, STAFF } from '../support/office.ts';
+import { addUser, officePost, openLead, signedIn, STAFF, sentLead, sentTooFast, signInOnPage } from '../support/office.ts';
 
 describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", () => {
   let server: RunningServer;
@@ -38,31 +37,13 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
       extraHTTPHeaders: newClient(),
     });
 
-  async function signIn(page: Page, who: { email: string; password: string } = STAFF) {
-    await page.goto(`${server.url}/office`);
-    await page.getByLabel('E-mail address').fill(who.email);
-    await page.getByLabel('Password').fill(who.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
-  }
+  const signIn = (page: Page, who: { email: string; password: string } = STAFF) => signInOnPage(page, server.url, who);
 
   /** Stores `body` through the API; resolves with its reference. */
-  async function sent(body: Record<string, unknown>): Promise<string> {
-    const reply = await postJson(`${server.url}/api/v1/leads`, body, newClient());
-    expect(reply.status).toBe(201);
-    return (reply.json as { reference: string }).reference;
-  }
+  const sent = (body: Record<string, unknown>) => sentLead(server.url, body);
 
-  /** Sends the quote form within a second, as a spam program would (JavaScript off): the fill-time trap keeps it aside. */
-  async function sendTooFast(who: { name: string; phone: string; email: string }): Promise<string> {
-    const { context, page } = await visitor({ javaScript: false });
-    await page.goto(`${server.url}/quote`);
-    await fillQuoteForm(page, who);
-    await page.getByRole('button', { name: 'Send my request' }).click();
-    const reference = (await page.locator('.reference').first().textContent())!.trim();
-    await context.close();
-    return reference;
-  }
+  /** Sends the quote form within a second, as a spam program would: the fill-time trap keeps it aside. */
+  const sendTooFast = (who: { name: string; phone: string; email: string }) => sentTooFast(browser, server.url, who);
 
   /** Searches the inbox for `text` as the office types it. */
   async function search(page: Page, text: string) {

@@ -1,6 +1,10 @@
 /** The office's page from a test: accounts made with the command as the operator makes them, and a signed-in session over HTTP. */
 import { spawn } from 'node:child_process';
-import type { Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { fillQuoteForm, offlinePage } from './browser.ts';
+import { newClient } from './fixtures.ts';
+import { postJson } from './http.ts';
 import { childEnv, ROOT } from './server.ts';
 
 /** An account for the tests' office staff (example.com, a passphrase). */
@@ -52,4 +56,31 @@ export async function openLead(page: Page, reference: string): Promise<Locator> 
   const row = page.locator('li.lead.compact', { hasText: reference });
   if (!(await row.locator(':scope > details').evaluate((d) => (d as HTMLDetailsElement).open))) await row.locator(':scope > details > summary').click();
   return row;
+}
+
+/** Signs in on the office page of `base` in `page`, as the office does, and waits for the inbox. */
+export async function signInOnPage(page: Page, base: string, who: { email: string; password: string } = STAFF): Promise<void> {
+  await page.goto(`${base}/office`);
+  await page.getByLabel('E-mail address').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+}
+
+/** Stores `body` through the API of `base`, from a client of its own; resolves with its reference. */
+export async function sentLead(base: string, body: Record<string, unknown>): Promise<string> {
+  const reply = await postJson(`${base}/api/v1/leads`, body, newClient());
+  expect(reply.status).toBe(201);
+  return (reply.json as { reference: string }).reference;
+}
+
+/** Sends the quote form of `base` within a second, as a spam program would (JavaScript off): the fill-time trap keeps it aside. */
+export async function sentTooFast(browser: Browser, base: string, who: { name: string; phone: string; email: string }): Promise<string> {
+  const { context, page } = await offlinePage(browser, base, { javaScriptEnabled: false, extraHTTPHeaders: newClient() });
+  await page.goto(`${base}/quote`);
+  await fillQuoteForm(page, who);
+  await page.getByRole('button', { name: 'Send my request' }).click();
+  const reference = (await page.locator('.reference').first().textContent())!.trim();
+  await context.close();
+  return reference;
 }

@@ -71,7 +71,7 @@ export function inboxConditions(filter: InboxFilter, param: (value: unknown) => 
   return where;
 }
 
-/** The `WHERE` clause (or nothing) of the leads `filter` selects, its parameters taken by `param`: the overview's counts. */
+/** The `WHERE` clause (or nothing) of the leads `filter` selects, its parameters taken by `param`: the inbox's page and counts. */
 export function inboxWhere(filter: InboxFilter, param: (value: unknown) => string): string {
   const where = inboxConditions(filter, param);
   return where.length ? `WHERE ${where.join(' AND ')}` : '';

@@ -7,7 +7,7 @@ import { REPLAY_WINDOW_MS } from '../../leads/store.ts';
 import { Lost, type TakeInTransaction } from './intake.ts';
 import { searchText, spamSearchFacts } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type PostgresHandle, writeAudit } from './handle.ts';
-import { inboxConditions, inboxLeads, searchCondition, SPAM, toSpam, WITH_DISCLOSURE, type InboxRow, type SpamRow } from './inbox-query.ts';
+import { inboxLeads, inboxWhere, searchCondition, SPAM, toSpam, WITH_DISCLOSURE, type InboxRow, type SpamRow } from './inbox-query.ts';
 
 /** The office's roles on `handle`; `takeIn` takes a released submission in as the intake would. */
 export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction): Omit<OfficeInbox, 'exportInbox'> & SpamFolder & AuditTrail {
@@ -18,10 +18,8 @@ export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction
     inbox: async (q: InboxQuery) => {
       const params: unknown[] = [];
       const param = (value: unknown) => `$${params.push(value)}`;
-      const where = inboxConditions(q, param);
       const sql =
-        `${WITH_DISCLOSURE} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY leads.received_at DESC, ` +
-        `leads.id DESC LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}`;
+        `${WITH_DISCLOSURE} ${inboxWhere(q, param)} ORDER BY leads.received_at DESC, ` + `leads.id DESC LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}`;
       return inboxLeads(handle, (await query<InboxRow>(sql, params)).rows);
     },
     setStatus: (reference, status, by, at, audit) =>

@@ -67,7 +67,7 @@ export function inboxConditions(filter: InboxFilter, params: Array<string | numb
   return where;
 }
 
-/** The `WHERE` clause (or nothing) of the leads `filter` selects, its parameters added to `params`: the overview's counts. */
+/** The `WHERE` clause (or nothing) of the leads `filter` selects, its parameters added to `params`: the inbox's page and counts. */
 export function inboxWhere(filter: InboxFilter, params: Array<string | number>): string {
   const where = inboxConditions(filter, params);
   return where.length ? `WHERE ${where.join(' AND ')}` : '';

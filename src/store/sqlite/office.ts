@@ -6,7 +6,7 @@ import type { AuditEntry, AuditTrail, InboxQuery, LeadStatus, OfficeInbox, SpamF
 import type { TakeInTransaction } from './intake.ts';
 import { searchText, spamSearchFacts } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
-import { inboxConditions, inboxLeads, searchCondition, SPAM, toSpam, type InboxRow, type SpamRow } from './inbox-query.ts';
+import { inboxLeads, inboxWhere, searchCondition, SPAM, toSpam, type InboxRow, type SpamRow } from './inbox-query.ts';
 
 /** The office's roles on `handle`; `takeIn` takes a released submission in as the intake would. */
 export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): Omit<OfficeInbox, 'exportInbox'> & SpamFolder & AuditTrail {
@@ -17,8 +17,7 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): O
     inbox: (query: InboxQuery) =>
       guard(() => {
         const params: Array<string | number> = [];
-        const where = inboxConditions(query, params);
-        const sql = `SELECT * FROM leads ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?`;
+        const sql = `SELECT * FROM leads ${inboxWhere(query, params)} ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?`;
         return inboxLeads(handle, db.prepare(sql).all(...params, query.limit, query.offset) as unknown as InboxRow[]);
       }),
     setStatus: (reference, status, by, at, audit) =>
