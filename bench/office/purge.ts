@@ -1,6 +1,6 @@
 /**
  * The daily retention purge's effect on the lead's path. The server purges at start-up and then once
- * a day (`src/jobs/purge.ts`, steps of 200 rows with a pause between them): started on a store
+ * a day (`src/jobs/purge.ts`, steps of `PURGE_STEP_ROWS` with a pause between them): started on a store
  * holding leads past retention, it purges them while leads arrive. Each run starts the service on
  * a fresh copy of the store and sends leads at concurrency 16 from its first answer on; the
  * server's log says when the purge ended and how long it took (the load stops there). "With": the default retention (730

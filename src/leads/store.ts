@@ -188,7 +188,10 @@ export interface LeadRecords {
   deletePerson(match: PersonMatch, record: Omit<DeletionRecord, 'leads'>, audit?: (removed: Removed) => AuditNote, chosen?: Chosen): Promise<Removed>;
   /** Every deletion record, oldest first: the proof that requests were served. */
   deletionRecords(): Promise<DeletionRecord[]>;
-  /** One purge step, in short transactions: at most `step.limit` of each kind of expired row. */
+  /**
+   * One purge step, in short transactions: at most `step.limit` of each kind of expired row. By the
+   * end of the purge's last step (`isLastPurgeStep`) no byte of what the purge removed is left.
+   */
   purgeStep(step: PurgeStep): Promise<Purged>;
 }
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toLeadRecord } from '../../src/leads/lead.ts';
-import { deletePerson, personOf, purge, purgeCutoffs } from '../../src/leads/retention.ts';
+import { deletePerson, personOf, purge, purgeCutoffs, PURGE_STEP_ROWS } from '../../src/leads/retention.ts';
 import type { LeadStore } from '../../src/leads/store.ts';
 import { validateLead, type ValidLead } from '../../src/leads/validate.ts';
 import pg from 'pg';
@@ -211,6 +211,20 @@ describe('SQLite: a person deleted on request', () => {
     await store.submit(toLeadRecord(valid(quote()), meta()), undefined);
     const purged = await purge(store, purgeCutoffs(new Date(), 730));
     expect(purged.leads).toBe(1);
+    expect(tracesIn(path, `${path}-wal`)).toEqual([]);
+    await store.close();
+  });
+
+  it('leaves no byte behind when a purge takes several steps and its last step finds nothing left', async () => {
+    const path = join(dir, 'leads.sqlite');
+    const store = openSqliteStore(path);
+    // Zelda the oldest, in the purge's first step; two full steps in all, so the last one removes nothing.
+    await submitZelda(store, new Date(Date.now() - 900 * 86_400_000));
+    for (let i = 1; i < 2 * PURGE_STEP_ROWS; i++)
+      await store.submit(toLeadRecord(valid(quote()), meta(new Date(Date.now() - (800 - i / 100) * 86_400_000))), undefined);
+    await store.submit(toLeadRecord(valid(quote()), meta()), undefined);
+    const purged = await purge(store, purgeCutoffs(new Date(), 730));
+    expect(purged.leads).toBe(2 * PURGE_STEP_ROWS);
     expect(tracesIn(path, `${path}-wal`)).toEqual([]);
     await store.close();
   });

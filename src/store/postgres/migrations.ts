@@ -227,4 +227,9 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX leads_by_week ON leads (received_at, form_type, service);
     `,
   },
+  {
+    version: 15,
+    name: 'the purge finds the fingerprints still to clear (about a day of leads) without reading every older lead',
+    sql: `CREATE INDEX leads_with_fingerprint ON leads (received_at) WHERE fingerprint <> '';`,
+  },
 ];

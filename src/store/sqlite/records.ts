@@ -5,6 +5,7 @@
  */
 import { ERASED_LEAD } from '../../office/audit-words.ts';
 import type { Chosen, DeletionRecord, LeadFilter, LeadRecords, PersonMatch, Purged, Removed } from '../../leads/store.ts';
+import { isLastPurgeStep } from '../../leads/retention.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
 
 /** Leads read at once by an export: a page in memory, and no read open between pages. */
@@ -21,6 +22,8 @@ const theirs = (match: PersonMatch, ids: readonly string[] | undefined): [string
 /** The records role on `handle`. */
 export function sqliteRecords(handle: SqliteHandle): LeadRecords {
   const { db, guard, inTransaction, eraseFromWal, writeAudit } = handle;
+  // Whether a purge step removed rows whose bytes the log may still hold: emptied by the purge's last step.
+  let purgedSinceErase = false;
 
   function countPerson(match: PersonMatch, chosen?: Chosen): Removed {
     const [leads, leadParams] = theirs(match, chosen?.leads);
@@ -121,8 +124,11 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
             step.limit,
           );
           // A fingerprint serves the 24-hour duplicate rule only: it is cleared from the lead afterwards.
+          // Found through the fingerprints' own index, which skips the cleared ones: by received_at, a
+          // step walked every older lead (40 ms at 100,000).
           const fingerprints = changes(
-            "UPDATE leads SET fingerprint = '' WHERE id IN (SELECT id FROM leads WHERE received_at < ? AND fingerprint <> '' LIMIT ?)",
+            "UPDATE leads SET fingerprint = '' WHERE id IN " +
+              "(SELECT id FROM leads INDEXED BY leads_by_fingerprint WHERE fingerprint > '' AND received_at < ? LIMIT ?)",
             before(step.replayBefore),
             step.limit,
           );
@@ -143,7 +149,12 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
           return { leads, idempotencyKeys, fingerprints, deletionRecords, suspectedSpam, auditEntries, sessions };
         }),
       );
-      if (purged.leads > 0 || purged.fingerprints > 0 || purged.suspectedSpam > 0) await eraseFromWal();
+      if (purged.leads > 0 || purged.fingerprints > 0 || purged.suspectedSpam > 0) purgedSinceErase = true;
+      // Once a purge, at its end: emptying the log after each step cost more than the step's deletions.
+      if (purgedSinceErase && isLastPurgeStep(purged, step.limit)) {
+        purgedSinceErase = false;
+        await eraseFromWal();
+      }
       return purged;
     },
   };
