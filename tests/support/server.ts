@@ -7,7 +7,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -207,10 +206,8 @@ export function leads(databaseUrl: string, args: string[], env: Record<string, s
 
 /** Runs `npm run -s leads -- export` against a store and returns the parsed lines. */
 export async function exportLeads(databaseUrl: string): Promise<Array<Record<string, unknown>>> {
-  const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'leads', '--', 'export'], {
-    cwd: ROOT,
-    env: { ...childEnv(), DATABASE_URL: databaseUrl },
-  });
+  const { code, stdout, stderr } = await leads(databaseUrl, ['export']);
+  if (code !== 0) throw new Error(`leads export exited with ${code}: ${stderr}`);
   return stdout
     .split('\n')
     .filter(Boolean)
