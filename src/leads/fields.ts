@@ -5,6 +5,8 @@
  * 555-0142."). Validation (`validate.ts`) and the web forms both read this table, so the two can
  * never disagree about a rule.
  */
+import { dateFormat } from '../lib/time.ts';
+
 /** One field problem, with a JSON Pointer into the body: an item of a 422's `errors`. */
 export interface FieldError {
   pointer: string;
@@ -39,7 +41,7 @@ export const CHOICE_WORDS = {
 export function dateWords(date: string): string {
   const at = new Date(`${date}T12:00:00Z`);
   if (Number.isNaN(at.getTime())) return date;
-  return new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(at).replace(',', '');
+  return dateFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(at).replace(',', '');
 }
 
 /** At most this many `preferredDates`... */

@@ -6,6 +6,8 @@
  * working day from Monday to Friday, it names Monday.
  */
 
+import { dateFormat, perMinute } from '../lib/time.ts';
+
 /** The days of the week as the content names them, Sunday first (as `Date#getUTCDay` counts). */
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 
@@ -29,22 +31,22 @@ export interface CallBackPromise {
   hours: OpeningHours[];
 }
 
-/** The local calendar date and time of `at` in `timeZone`. */
-function local(at: Date, timeZone: string): { y: number; m: number; d: number; weekday: number; minutes: number } {
+/** The local calendar date and time of `at` in `timeZone`, to the minute. */
+const local = perMinute((at: Date, timeZone: string): { y: number; m: number; d: number; weekday: number; minutes: number } => {
   const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' })
+    dateFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' })
       .formatToParts(at)
       .map((x) => [x.type, x.value]),
   );
   const [y, m, d] = [Number(p.year), Number(p.month), Number(p.day)];
   return { y, m, d, weekday: new Date(Date.UTC(y, m - 1, d)).getUTCDay(), minutes: Number(p.hour) * 60 + Number(p.minute) };
-}
+});
 
 /** A calendar date `days` after `date` (a date with no time of day, as a UTC midnight). */
 const addDays = (date: Date, days: number) => new Date(date.getTime() + days * 24 * 60 * 60 * 1000);
 
 /** "Monday, November 30". */
-const dayWords = (date: Date) => new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric' }).format(date);
+const dayWords = (date: Date) => dateFormat('en-US', { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric' }).format(date);
 
 /** The hours of a weekday, if the office is open that day. */
 const hoursOn = (promise: CallBackPromise, weekday: number) => promise.hours.find((h) => h.days.includes(weekday));

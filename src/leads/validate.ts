@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { fieldOf, FIELDS, MAX_PREFERRED_DATES, PREFERRED_DATES_DAYS_AHEAD, type FieldError } from './fields.ts';
 import { ContactMessage, QuoteRequest, type FormType } from './schema.ts';
+import { dateFormat, perMinute } from '../lib/time.ts';
 
 export type { FieldError } from './fields.ts';
 
@@ -75,11 +76,11 @@ export interface DateWindow {
 }
 
 /** The window of `PREFERRED_DATES_DAYS_AHEAD` days from the day `now` is in `timeZone`. */
-export function dateWindow(now: Date, timeZone: string): DateWindow {
-  const from = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+export const dateWindow = perMinute((now: Date, timeZone: string): DateWindow => {
+  const from = dateFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
   const to = new Date(Date.parse(`${from}T00:00:00Z`) + PREFERRED_DATES_DAYS_AHEAD * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
   return { from, to };
-}
+});
 
 /**
  * What zod's schema of `preferredDates` leaves to this check: at most three, all different, each in the window

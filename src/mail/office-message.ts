@@ -12,6 +12,7 @@ import type { LeadRecord } from '../leads/lead.ts';
 import { formatUsPhone } from '../leads/phone.ts';
 import type { ServiceArea } from '../leads/service-area.ts';
 import { bedroomsWords, choiceWords, daysWords, textList, zipWords } from '../office/lead-words.ts';
+import { dateFormat } from '../lib/time.ts';
 
 /** What every message shares: the office's addresses, the site and the company. */
 export interface OfficeMailSettings {
@@ -95,9 +96,11 @@ const LOOKS_LIKE_ADDRESS = /^[^\s@<>",;:\\()[\]]+@[^\s@<>",;:\\()[\]]+\.[^\s@<>"
 /** When the lead came, in the office's time zone and in UTC. */
 function receivedWords(receivedAt: string, timeZone: string): string {
   const at = new Date(receivedAt);
-  const local = new Intl.DateTimeFormat('en-US', { dateStyle: 'full', timeStyle: 'short', timeZone }).format(at);
+  const local = dateFormat('en-US', { dateStyle: 'full', timeStyle: 'short', timeZone }).format(at);
   const zone =
-    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
+    dateFormat('en-US', { timeZone, timeZoneName: 'short' })
+      .formatToParts(at)
+      .find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
   return `${local} ${zone}`;
 }
 

@@ -2,11 +2,11 @@
  * The office's clock: times shown and dates read in the company's time zone (`content/company.yaml`),
  * so that a lead sent at 5 pm is on the day it was sent, and "11/01/2026" means the office's 1 November.
  */
-import { parseIsoDate } from '../lib/time.ts';
+import { dateFormat, parseIsoDate } from '../lib/time.ts';
 
 const parts = (at: Date, timeZone: string) => {
   const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
+    dateFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -69,7 +69,7 @@ export function spreadsheetTime(at: Date, timeZone: string): string {
 
 /** `Mon, Nov 23, 5:03 PM`, as the office's page shows a time. */
 export function shortTime(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-US', {
+  return dateFormat('en-US', {
     timeZone,
     weekday: 'short',
     month: 'short',
@@ -82,7 +82,11 @@ export function shortTime(at: Date, timeZone: string): string {
 
 /** `PST` or `PDT`: the zone's short name at `at`. */
 export function zoneAbbreviation(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
+  return (
+    dateFormat('en-US', { timeZone, timeZoneName: 'short' })
+      .formatToParts(at)
+      .find((p) => p.type === 'timeZoneName')?.value ?? timeZone
+  );
 }
 
 /** The local date `YYYY-MM-DD` of a moment, as a date field shows it. */
@@ -93,7 +97,7 @@ export function localDateInput(at: Date, timeZone: string): string {
 /** `Nov 23, 5:03 PM`, as the inbox's compact list shows a time (the year when it is not this year's). */
 export function compactTime(at: Date, timeZone: string, now = new Date()): string {
   const sameYear = localDateInput(at, timeZone).slice(0, 4) === localDateInput(now, timeZone).slice(0, 4);
-  return new Intl.DateTimeFormat('en-US', {
+  return dateFormat('en-US', {
     timeZone,
     month: 'short',
     day: 'numeric',

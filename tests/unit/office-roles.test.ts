@@ -4,13 +4,13 @@
  * owners (migration 11). What each role may open is decided in one place (`mayOpen`). Working as a
  * team: notes on a lead (kept with it, erased with it, audited without their text), and who has taken it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mayOpen } from '../../src/office/roles.ts';
+import { mayOpen, OFFICE_PAGES } from '../../src/office/roles.ts';
 import { addNote, takeLead } from '../../src/office/notes.ts';
 import { toLeadRecord } from '../../src/leads/lead.ts';
 import { validateLead } from '../../src/leads/validate.ts';
@@ -33,6 +33,17 @@ describe('what each role may open', () => {
     for (const path of ['/office/export', '/office/export.csv', '/office/delete', '/office/system', '/office/system/', '/office//%65xport', '/office/DELETE'])
       expect(mayOpen('staff', path), path).toMatchObject({ allowed: false });
     for (const path of ['/office/export', '/office/delete', '/office/system']) expect(mayOpen('owner', path)).toEqual({ allowed: true });
+  });
+});
+
+describe('every office page', () => {
+  it('is named as staff’s or as an owner’s, so that no new page is open to staff by being forgotten', () => {
+    const pages = readdirSync(join(import.meta.dirname, '../../src/pages/office'))
+      .filter((file) => !file.startsWith('['))
+      .map((file) => (file === 'index.astro' ? '/office' : `/office/${file.replace(/\.(astro|ts)$/, '')}`));
+    expect(pages.length).toBeGreaterThan(10);
+    for (const page of pages) expect([...OFFICE_PAGES.staff, ...OFFICE_PAGES.owners], page).toContain(page);
+    expect(OFFICE_PAGES.staff.filter((p) => OFFICE_PAGES.owners.includes(p))).toEqual([]);
   });
 });
 
