@@ -479,6 +479,37 @@ for (const kind of stores) {
       expect(await store.inboxCount({ search: 'nobody-at-all' })).toBe(0);
     });
 
+    it('keeps the counts by status true as leads come, change status, are deleted on request, purged and released from spam', async () => {
+      const now = new Date();
+      const old = new Date(now.getTime() - 800 * DAY);
+      const counted = async () => {
+        const { since: _since, ...byStatus } = await store.statusCounts(new Date(now.getTime() - DAY));
+        return byStatus;
+      };
+      const truth = async () => {
+        const all = await store.inbox({ limit: 1000, offset: 0 });
+        return { new: 0, contacted: 0, done: 0, ...Object.fromEntries(['new', 'contacted', 'done'].map((s) => [s, all.filter((l) => l.status === s).length])) };
+      };
+      const refs = await seedLeads(store, 6, { body: (i) => ({ ...quote(), email: `count${i}@example.com` }) });
+      const [oldRef] = await seedLeads(store, 1, { body: () => ({ ...quote(), email: 'old-count@example.com' }), receivedAt: () => old });
+      await changeStatus(store, { reference: refs[0]!, status: 'contacted' }, 'office@example.com', now);
+      await changeStatus(store, { reference: refs[1]!, status: 'done' }, 'office@example.com', now);
+      await changeStatus(store, { reference: refs[1]!, status: 'done' }, 'office@example.com', now); // no change: counted once
+      await changeStatus(store, { reference: oldRef!, status: 'done' }, 'office@example.com', now);
+      expect(await counted()).toEqual({ new: 4, contacted: 1, done: 2 });
+      await deleteOnRequest(store, { kind: 'email', value: 'count0@example.com' }, 'office@example.com');
+      expect(await counted()).toEqual({ new: 4, contacted: 0, done: 2 });
+      expect((await purge(store, purgeCutoffs(now, 730))).leads).toBe(1);
+      expect(await counted()).toEqual({ new: 4, contacted: 0, done: 1 });
+      await store.keepSpam(caught('0b8a1f4e-8888-4c55-9d7e-2a1b3c4d5e6f', { ...quote(), name: 'Caught Counted' }, now), {
+        emailNormalised: 'caught-counted@example.com',
+        phoneE164: '+15035550142',
+      });
+      await releaseSpam(store, '0b8a1f4e-8888-4c55-9d7e-2a1b3c4d5e6f', 'office@example.com', serviceArea());
+      expect(await counted()).toEqual({ new: 5, contacted: 0, done: 1 });
+      expect(await counted()).toEqual(await truth());
+    });
+
     it('writes each change of the office and its line in the audit trail together: when the line cannot be written, nothing changes', async () => {
       const [reference] = await seedLeads(store, 1, { body: () => ({ ...quote(), email: 'together@example.com' }) });
       await store.keepSpam(caught('0b8a1f4e-7777-4c55-9d7e-2a1b3c4d5e6f', { ...quote(), name: 'Caught Carla' }, new Date()), {

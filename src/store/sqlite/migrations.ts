@@ -215,6 +215,26 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX leads_by_week ON leads (received_at, form_type, json_extract(fields, '$.service'));
     `,
   },
+  {
+    version: 15,
+    name: 'the inbox at a glance: the leads of each status counted as they come, change and go, not read from an index',
+    // Kept by the database itself, whatever writes the leads (intake, the office, a deletion, the
+    // purge): counting the index read every lead (10 ms at 100,000). One writer at a time, so no contention.
+    sql: `
+      CREATE TABLE lead_status_counts (status TEXT PRIMARY KEY, n INTEGER NOT NULL) STRICT, WITHOUT ROWID;
+      INSERT INTO lead_status_counts (status, n) SELECT status, count(*) FROM leads GROUP BY status;
+      CREATE TRIGGER lead_counted AFTER INSERT ON leads BEGIN
+        INSERT INTO lead_status_counts (status, n) VALUES (new.status, 1) ON CONFLICT (status) DO UPDATE SET n = n + 1;
+      END;
+      CREATE TRIGGER lead_uncounted AFTER DELETE ON leads BEGIN
+        UPDATE lead_status_counts SET n = n - 1 WHERE status = old.status;
+      END;
+      CREATE TRIGGER lead_recounted AFTER UPDATE OF status ON leads WHEN new.status IS NOT old.status BEGIN
+        UPDATE lead_status_counts SET n = n - 1 WHERE status = old.status;
+        INSERT INTO lead_status_counts (status, n) VALUES (new.status, 1) ON CONFLICT (status) DO UPDATE SET n = n + 1;
+      END;
+    `,
+  },
 ];
 
 /** Applies the migrations this database has not seen yet, in one transaction; then, if one asks, rebuilds the file. */

@@ -1,8 +1,8 @@
 /**
  * The SQLite store's overview of the inbox: how many leads a view selects, how many have each
- * status, and how many came in each week by form and service. Each reads an index of its own
- * (`leads_by_status`, `leads_by_week`: migration 14), never the leads' rows, except where a
- * filter needs them.
+ * status (kept by the database as leads come, change and go: migration 15), and how many came in
+ * each week by form and service (read from `leads_by_week`, migration 14), never the leads' rows,
+ * except where a filter needs them.
  */
 import { LEAD_STATUSES, type LeadStatus, type OfficeOverview, type StatusCounts, type WeekCount } from '../../office/store.ts';
 import type { SqliteHandle } from './handle.ts';
@@ -24,13 +24,12 @@ export function sqliteOverview(handle: SqliteHandle): OfficeOverview {
     statusCounts: (since) =>
       guard(() => {
         const counts: StatusCounts = { ...(Object.fromEntries(LEAD_STATUSES.map((s) => [s, 0])) as Record<LeadStatus, number>), since: 0 };
-        const rows = db
-          .prepare('SELECT status, count(*) AS n, sum(received_at >= ?) AS since FROM leads INDEXED BY leads_by_status GROUP BY status')
-          .all(iso(since)) as Array<{ status: LeadStatus; n: number; since: number }>;
-        for (const r of rows) {
+        // The totals as the database keeps them (migration 15); today's leads from the index of receipt, a day's worth.
+        for (const r of db.prepare('SELECT status, n FROM lead_status_counts').all() as Array<{ status: LeadStatus; n: number }>)
           counts[r.status] = Number(r.n);
-          counts.since += Number(r.since);
-        }
+        counts.since = Number(
+          (db.prepare('SELECT count(*) AS n FROM leads INDEXED BY leads_by_receipt WHERE received_at >= ?').get(iso(since)) as { n: number }).n,
+        );
         return counts;
       }),
     leadsPerWeek: (weeks, services) =>
