@@ -135,9 +135,11 @@ describe('a backup by hand while leads keep coming, and a restore from it', () =
     const latest = (db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number }).v;
     // As a backup taken before the outbox existed would be (and before deletion records lost their
     // hash, leads had a short reference and a ZIP code, and the office had its page, its searches, a
-    // search that forgives, roles, notes and owners, changes held through a sign-in, and the indexes of the inbox at a glance).
+    // search that forgives, roles, notes and owners, changes held through a sign-in, the indexes of the inbox at a glance, and
+    // the counts by status the database keeps).
     db.exec(
-      `DROP INDEX leads_by_status; DROP INDEX leads_by_week; DROP TABLE office_held_changes;
+      `DROP TRIGGER lead_counted; DROP TRIGGER lead_uncounted; DROP TRIGGER lead_recounted; DROP TABLE lead_status_counts;
+       DROP INDEX leads_by_status; DROP INDEX leads_by_week; DROP TABLE office_held_changes;
        DROP TABLE lead_notes; DROP INDEX leads_by_owner; ALTER TABLE leads DROP COLUMN owner;
        DROP INDEX leads_by_search; ALTER TABLE leads DROP COLUMN search_text; DROP INDEX leads_by_postal_code; ALTER TABLE leads DROP COLUMN postal_code; ALTER TABLE leads DROP COLUMN in_service_area;
        DROP TABLE outbox; ALTER TABLE deletion_records ADD COLUMN identifier_hash TEXT NOT NULL DEFAULT '';

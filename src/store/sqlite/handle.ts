@@ -8,7 +8,8 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { storedConsent, type LeadRecord } from '../../leads/lead.ts';
 import { CommitOutcomeUnknownError, StoreUnavailableError, type AuditNote } from '../../leads/store.ts';
-import { migrate, SQLITE_MIGRATIONS } from './migrations.ts';
+import { migrate } from './migrate.ts';
+import { SQLITE_MIGRATIONS } from './migrations.ts';
 import { TERMINAL_LOG, walEraser, type StoreLog, type WalErasure } from './wal-eraser.ts';
 
 export { TERMINAL_LOG, type StoreLog, type WalErasure } from './wal-eraser.ts';
