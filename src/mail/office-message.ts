@@ -12,6 +12,7 @@ import type { LeadRecord } from '../leads/lead.ts';
 import { formatUsPhone } from '../leads/phone.ts';
 import type { ServiceArea } from '../leads/service-area.ts';
 import { bedroomsWords, choiceWords, daysWords, textList, zipWords } from '../office/lead-words.ts';
+import { zoneAbbreviation } from '../office/local-time.ts';
 import { dateFormat } from '../lib/time.ts';
 
 /** What every message shares: the office's addresses, the site and the company. */
@@ -97,11 +98,7 @@ const LOOKS_LIKE_ADDRESS = /^[^\s@<>",;:\\()[\]]+@[^\s@<>",;:\\()[\]]+\.[^\s@<>"
 function receivedWords(receivedAt: string, timeZone: string): string {
   const at = new Date(receivedAt);
   const local = dateFormat('en-US', { dateStyle: 'full', timeStyle: 'short', timeZone }).format(at);
-  const zone =
-    dateFormat('en-US', { timeZone, timeZoneName: 'short' })
-      .formatToParts(at)
-      .find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
-  return `${local} ${zone}`;
+  return `${local} ${zoneAbbreviation(at, timeZone)}`;
 }
 
 /** The office's message about `lead`. The same lead always gives the same `Message-ID`. */
