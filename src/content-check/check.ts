@@ -26,7 +26,7 @@ export interface Mistake {
 }
 
 /** A page's frontmatter, as Astro finds it (`@astrojs/internal-helpers/frontmatter`). */
-const FRONTMATTER = /(?:^\uFEFF?|^\s*\n)---([\s\S]*?\n)---/;
+export const FRONTMATTER = /(?:^\uFEFF?|^\s*\n)---([\s\S]*?\n)---/;
 
 /** A line YAML cannot read, and what it says. */
 const unreadable = (file: string, text: string, line: number): Mistake => {

@@ -28,22 +28,12 @@ import { validateLead } from '../leads/validate.ts';
 import { Problem, problemDocument } from '../problems/problem.ts';
 import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../problems/registry.ts';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_KEY_HEADER_LENGTH } from '../http/idempotency-key.ts';
-import { whatHappensNext, type CallBackPromise } from '../leads/next-step.ts';
+import { whatHappensNext } from '../leads/next-step.ts';
 import { configuredMarker } from '../site/configured-values.ts';
+import type { CompanyFacts } from './company-facts.ts';
 import { agentGuidance, API_PATHS, EXAMPLE_IDEMPOTENCY_KEYS, fact, RATE_LIMIT, RATE_LIMIT_POLICY, USAGE_RULES, type Offer } from '../service-facts.ts';
 
-/** What the documents say of the company itself, from `content/company.yaml`. */
-export interface CompanyFacts {
-  name: string;
-  /** The office's phone, as people write it: "(503) 555-0100". */
-  phone: string;
-  /** The cities the company cleans in, in a sentence: "Portland, Oregon and Vancouver, Washington". */
-  serviceArea: string;
-  /** The ZIP codes it serves, in the editors' order. */
-  postalCodes: readonly string[];
-  /** What it promises about answering a request: the examples' `whatHappensNext`. */
-  promise: CallBackPromise;
-}
+export type { CompanyFacts } from './company-facts.ts';
 
 /** The source of the description; paths resolve from the project root, where builds run. */
 export const SPEC_PATH = resolve('spec/openapi.yaml');

@@ -3,23 +3,14 @@
  * offer and the company's facts (read from the editors' content, so Astro's modules only).
  */
 import { getConfig } from '../config/config.ts';
-import { formatUsPhone } from '../leads/phone.ts';
-import { servedPostalCodes } from '../leads/service-area.ts';
 import { company } from '../site/company.ts';
 import { publishedOffer } from '../site/form-words.ts';
+import { documentedCompany } from './company-facts.ts';
 import { openApiDocument, type CompanyFacts } from './openapi.ts';
 import { fillConfigured } from '../site/configured-values.ts';
 
-/** The company as the documents state it: its phone written plainly (a page's no-break spaces are for browsers). */
 export async function publishedCompany(): Promise<CompanyFacts> {
-  const facts = await company();
-  return {
-    name: facts.name,
-    phone: formatUsPhone(facts.tel.replace(/^tel:/, '')),
-    serviceArea: facts.area,
-    postalCodes: servedPostalCodes(facts.serviceArea),
-    promise: facts.promise,
-  };
+  return documentedCompany(await company());
 }
 
 /**

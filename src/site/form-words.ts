@@ -8,6 +8,7 @@ import { disclosureOf, type Disclosure } from '../leads/lead.ts';
 import type { Offer } from '../service-facts.ts';
 import { priceGuide, type PriceGuide } from '../prices.ts';
 import { company as companyFacts, type Company } from './company.ts';
+import { consentTextOf, offerOf, type ContactFormData, type QuoteFormData } from './from-content.ts';
 
 import { WEB_FORMS, type WebForm } from './forms.ts';
 
@@ -44,7 +45,7 @@ export async function formWords(form: WebForm): Promise<FormWords> {
   const facts = await companyFacts();
   const company = facts.name;
   const data = entry.data;
-  const consent = 'consent' in data ? data.consent.replaceAll('{company}', company) : undefined;
+  const consent = 'consent' in data ? consentTextOf(data, company) : undefined;
   return {
     form,
     entry,
@@ -64,5 +65,5 @@ export async function formWords(form: WebForm): Promise<FormWords> {
 /** What the forms offer, for the documents agents read (`Offer` in `src/service-facts.ts`). */
 export async function publishedOffer(): Promise<Offer> {
   const [quote, contact] = await Promise.all([formWords('quote'), formWords('support')]);
-  return { services: quote.choices, contactTopics: contact.choices, consentText: quote.consentText!, ...(quote.prices && { prices: quote.prices }) };
+  return offerOf(quote.entry.data as QuoteFormData, contact.entry.data as ContactFormData, quote.company);
 }

@@ -1,16 +1,24 @@
 /**
  * Validates real responses against the published description (OpenAPI 3.1 = JSON Schema 2020-12):
- * `spec/openapi.yaml` completed from the code and the content, as the build wrote `/openapi.json`
- * for the test servers' SITE_URL.
+ * `spec/openapi.yaml` completed from the code and the content, made in process as the build makes
+ * `/openapi.json` for the test servers' SITE_URL (no build needed: `npm run test:unit` uses it too;
+ * `tests/static/published-description.test.ts` holds it to the build's own file).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { readContent } from '../../src/content-check/read.ts';
+import { openApiDocument } from '../../src/discovery/openapi.ts';
+import { documentedCompany } from '../../src/discovery/company-facts.ts';
+import { companyOf, offerOf } from '../../src/site/from-content.ts';
 import { ROOT } from './server.ts';
 
-/** The description the build publishes (the global setup builds before any suite runs). */
-export const openapi = JSON.parse(readFileSync(join(ROOT, 'dist/client/openapi.json'), 'utf8'));
+/** The origin a build without `SITE_URL` publishes for (the global setup's build, and the test servers'). */
+export const BUILD_SITE_URL = 'http://localhost:4321';
+
+const content = readContent(ROOT);
+const company = companyOf(content.company);
+/** The description a build publishes, from the project's own spec/ and content/. */
+export const openapi = openApiDocument(BUILD_SITE_URL, offerOf(content.quoteForm, content.contactForm, company.name), documentedCompany(company));
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormats as unknown as (a: Ajv2020) => void)(ajv);
