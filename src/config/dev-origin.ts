@@ -16,15 +16,19 @@ export function recordDevPort(port: number | undefined): void {
   (globalThis as Holder)[DEV_PORT] = port;
 }
 
+/** The names a browser on this machine reaches dev by. */
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
 /**
  * The origins the site's pages are loaded from, which its forms accept submissions from:
  * `SITE_URL`'s; under `npm run dev` with `SITE_URL` unset, the ones dev listens on instead (HOST
- * is then one of this machine's own, as the configuration requires): `localhost` and HOST, at the
- * port dev really took.
+ * is then one of this machine's own, as the configuration requires): every name of this machine's
+ * loopback (`localhost`, `127.0.0.1`, `[::1]`, whichever an editor typed) and HOST, at the port dev
+ * really took, whatever `--host` it was given.
  */
 export function siteOrigins(config: Pick<Config, 'siteUrl' | 'siteUrlSet' | 'host'>): readonly string[] {
   const port = (globalThis as Holder)[DEV_PORT];
   if (port === undefined || config.siteUrlSet) return [new URL(config.siteUrl).origin];
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
-  return [...new Set([`http://localhost:${port}`, new URL(`http://${host}:${port}`).origin])];
+  return [...new Set([...LOOPBACK_NAMES.map((name) => `http://${name}:${port}`), new URL(`http://${host}:${port}`).origin])];
 }

@@ -9,12 +9,15 @@ import { join } from 'node:path';
 import type { z } from 'astro/zod';
 import { fieldWords, readYaml, type ReadYaml } from './locate.ts';
 import { readMessage } from './rules.ts';
+import { GENERAL_RULE, syntaxMistake } from './syntax.ts';
 import { SOURCES, type Source } from './sources.ts';
 
 export interface Mistake {
   /** The file, from the project's folder: `content/company.yaml`. */
   file: string;
   line: number;
+  /** Where on the line, from 1, for a line YAML cannot read (there the field cannot be named). */
+  column?: number;
   /** The field in the editors' words: "reviews → review 2 → date"; empty for the whole file. */
   field: string;
   /** What is allowed: "must be a date written YYYY-MM-DD". */
@@ -28,19 +31,11 @@ export interface Mistake {
 /** A page's frontmatter, as Astro finds it (`@astrojs/internal-helpers/frontmatter`). */
 export const FRONTMATTER = /(?:^\uFEFF?|^\s*\n)---([\s\S]*?\n)---/;
 
-/** A line YAML cannot read, and what it says. */
-const unreadable = (file: string, text: string, line: number): Mistake => {
-  const written = (text.split('\n')[line - 1] ?? '').trim();
-  return {
-    file,
-    line,
-    field: '',
-    allowed:
-      'must be written as name: value, each on a line of its own, indented by two spaces under the group it belongs to; ' +
-      'a text with ": " or " #" in it goes in double quotes',
-    example: 'title: "Terms: what you agree to"',
-    found: written.length > 60 ? `${written.slice(0, 60)}…` : written,
-  };
+/** What YAML cannot read in `yaml` (lines from `firstLine` of `file`, whose whole text is `text`): where the mistake is, and its kind in words. */
+const unreadable = (file: string, text: string, yaml: string, firstLine: number): Mistake => {
+  const mistake = syntaxMistake(yaml, firstLine) ?? { line: firstLine, column: 1, allowed: GENERAL_RULE };
+  const written = (text.split('\n')[mistake.line - 1] ?? '').trim();
+  return { file, field: '', ...mistake, found: written.length > 60 ? `${written.slice(0, 60)}…` : written };
 };
 
 export function checkContent(root: string): Mistake[] {
@@ -55,7 +50,7 @@ export function checkContent(root: string): Mistake[] {
         const match = FRONTMATTER.exec(text);
         const firstLine = match ? text.slice(0, text.indexOf(match[1]!, match.index)).split('\n').length : 1;
         const read = match ? readYaml(match[1]!, firstLine) : readYaml('{}');
-        if (read.syntaxLine !== undefined) mistakes.push(unreadable(file, text, read.syntaxLine));
+        if (read.syntaxLine !== undefined) mistakes.push(unreadable(file, text, match![1]!, firstLine));
         else mistakes.push(...entryMistakes(file, read, [], source.schema));
       }
     } else if (source.yaml) {
@@ -64,7 +59,7 @@ export function checkContent(root: string): Mistake[] {
       const read = readYaml(text);
       const top = read.data;
       if (read.syntaxLine !== undefined) {
-        mistakes.push(unreadable(file, text, read.syntaxLine));
+        mistakes.push(unreadable(file, text, text, 1));
         continue;
       }
       const keys = top && typeof top === 'object' ? Object.keys(top) : [];

@@ -7,7 +7,7 @@ import type { Mistake } from './check.ts';
 /** The list's heading: "3 mistakes in content/ to fix". */
 export const heading = (mistakes: readonly Mistake[]) => `${mistakes.length} ${mistakes.length === 1 ? 'mistake' : 'mistakes'} in content/ to fix`;
 
-const WHERE = (m: Mistake) => `${m.file}, line ${m.line}${m.field ? `: ${m.field}` : ''}`;
+const WHERE = (m: Mistake) => `${m.file}, line ${m.line}${m.column === undefined ? '' : `, column ${m.column}`}${m.field ? `: ${m.field}` : ''}`;
 
 /** What each mistake says under where it is: the rule, an example and what was written. */
 const lines = (m: Mistake): Array<[string, string]> => [

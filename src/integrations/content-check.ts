@@ -3,6 +3,8 @@
  * reads a file, with every mistake listed at once; under `npm run dev` every page asked for by a
  * browser is, while content has a mistake, the same list (a page of its own, which reloads itself
  * once a file is saved), and the terminal says the list each time a file under `content/` changes.
+ * Every change under `content/` reloads the open page, whatever the change (a mistake YAML cannot
+ * read included), so that the list comes and goes by itself.
  */
 import type { AstroIntegration } from 'astro';
 import { join } from 'node:path';
@@ -48,6 +50,9 @@ export function contentCheck(): AstroIntegration {
           if (!path.startsWith(content)) return;
           changedAt = Date.now();
           say();
+          // Astro reloads the open page itself when it could read the change; a file YAML cannot
+          // read (a missing colon, an unclosed quote or brace) stops it first, so the page is told here.
+          server.ws.send({ type: 'full-reload' });
         });
         server.middlewares.use(async (req, res, next) => {
           if (!/^(GET|HEAD)$/.test(req.method ?? '') || !req.headers.accept?.includes('text/html') || req.url?.startsWith('/@')) return next();

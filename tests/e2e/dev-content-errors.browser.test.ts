@@ -68,7 +68,7 @@ describe.skipIf(!chromiumAvailable())('npm run dev shows every content mistake i
     await page.goto(`${dev.url}/quote`);
     expect(await heading(page)).toBe('1 mistake in content/ to fix');
     expect((await page.locator('main li').innerText()).replace(/\n+/g, '\n')).toMatch(
-      /^content\/terms\.mdx, line 2\nmust be written as name: value[^\n]*\nfor example\ntitle: "Terms: what you agree to"\nyou wrote\ntitle: Terms: what you agree to$/,
+      /^content\/terms\.mdx, line 2, column 8\nmust have its text in double quotes[^\n]*\nfor example\ntitle: "Terms: what you agree to"\nyou wrote\ntitle: Terms: what you agree to$/,
     );
 
     for (const { file, from, to } of MISTAKES) project.write(file, shipped.get(file)!.replace(from, to));
@@ -109,6 +109,38 @@ describe.skipIf(!chromiumAvailable())('npm run dev shows every content mistake i
       const left = MISTAKES.length - i - 1;
       await settlesOn(page, left === 0 ? 'Ask for a quote' : `${left} ${left === 1 ? 'mistake' : 'mistakes'} in content/ to fix`);
     }
+    expect(await page.getByLabel('E-mail address', { exact: true }).isVisible()).toBe(true);
+    expect(dev.child.exitCode, 'the dev server kept running').toBeNull();
+    await context.close();
+  }, 180_000);
+
+  it('shows a file YAML cannot read, and a page whose frontmatter cannot be read, by themselves, at the line and column of the mistake', async () => {
+    const { context, page } = await offlinePage(browser, dev.url, { viewport: { width: 800, height: 400 } });
+    await page.goto(`${dev.url}/quote`);
+    await settlesOn(page, 'Ask for a quote');
+    const company = readFileSync(join(project.dir, 'content/company.yaml'), 'utf8');
+    const quote = readFileSync(join(project.dir, 'content/forms/quote.mdx'), 'utf8');
+    const lineOf = (text: string, part: string) => text.split('\n').findIndex((l) => l.includes(part)) + 1;
+
+    // A missing colon in company.yaml: no reload by the test.
+    project.write('content/company.yaml', company.replace('  email: office@example.com', '  email office@example.com'));
+    await settlesOn(page, '1 mistake in content/ to fix');
+    expect((await page.locator('main li').innerText()).replace(/\n+/g, '\n')).toBe(
+      `content/company.yaml, line ${lineOf(company, '  email: office@example.com')}, column 3\n` +
+        'must have a colon and a space after the name of the part, as name: value\nfor example\nemail: office@example.com\nyou wrote\nemail office@example.com',
+    );
+    project.write('content/company.yaml', company);
+    await settlesOn(page, 'Ask for a quote');
+
+    // An unclosed brace in the form's frontmatter: on its own line, not on the closing ---.
+    project.write('content/forms/quote.mdx', quote.replace('  email: { label: E-mail address }', '  email: { label: E-mail address'));
+    await settlesOn(page, '1 mistake in content/ to fix');
+    expect((await page.locator('main li').innerText()).replace(/\n+/g, '\n')).toBe(
+      `content/forms/quote.mdx, line ${lineOf(quote, '  email: { label: E-mail address }')}, column 10\n` +
+        'must close the group it opens with {: put } at its end\nfor example\nemail: { label: E-mail address }\nyou wrote\nemail: { label: E-mail address',
+    );
+    project.write('content/forms/quote.mdx', quote);
+    await settlesOn(page, 'Ask for a quote');
     expect(await page.getByLabel('E-mail address', { exact: true }).isVisible()).toBe(true);
     expect(dev.child.exitCode, 'the dev server kept running').toBeNull();
     await context.close();

@@ -58,6 +58,24 @@ describe.skipIf(!chromiumAvailable())('npm run dev on a taken port, in Chromium'
     await context.close();
   }, 150_000);
 
+  it('takes the form from the page opened at 127.0.0.1 too, and from every loopback name at its port', async () => {
+    const loopback = `http://127.0.0.1:${dev.port}`;
+    const { context, page, cspErrors } = await offlinePage(browser, loopback);
+    await page.goto(`${loopback}/quote`);
+    const email = `maria.lopez.loopback.${Date.now()}@example.com`;
+    await fillQuoteForm(page, { name: 'Maria Lopez', phone: '(503) 555-0142', email });
+    await page.waitForTimeout(MIN_FILL_MS + 200);
+    await page.getByRole('button', { name: 'Send my request' }).click();
+    await page.locator('[data-result]:not([hidden]), [data-summary]:not([hidden])').first().waitFor({ state: 'visible', timeout: 60_000 });
+    expect(await page.locator('[data-summary]').isVisible(), await page.locator('[data-summary]').innerText()).toBe(false);
+    expect((await page.locator('[data-reference]').innerText()).trim()).toMatch(REFERENCE_PATTERN);
+    expect((await exportLeads(dev.databaseUrl)).filter((l) => (l.fields as { email: string }).email === email)).toHaveLength(1);
+    expect(cspErrors).toEqual([]);
+    await context.close();
+    // The origin check passes for each name (what refuses these incomplete answers is the action itself).
+    for (const name of ['localhost', '127.0.0.1', '[::1]']) expect((await post(dev.url, `http://${name}:${dev.port}`)).status, name).not.toBe(403);
+  }, 150_000);
+
   it('still refuses every other origin: the port it was given, and another site', async () => {
     for (const origin of [`http://localhost:${takenPort}`, `http://127.0.0.1:${takenPort}`, 'http://localhost:4321', 'https://evil.example.com']) {
       const reply = await post(dev.url, origin);

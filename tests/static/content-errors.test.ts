@@ -66,7 +66,7 @@ describe("an editor's mistakes stop the build, all at once, in words", () => {
     });
     expect(build.failed).toBe(true);
     expect(build.output).toContain(build.list);
-    expect(build.list).toMatch(/content\/company\.yaml, line 9\n {2}must be written as name: value/);
+    expect(build.list).toMatch(/content\/company\.yaml, line 9, column 2\n {2}must start at the same column as the line above it \(2 spaces in, not 1\)/);
     expect(build.list).toContain('content/index.mdx, line 2: title\n  must be a title of 3 to 80 characters');
     expect(build.list).toContain('content/index.mdx, line 2: titel\n  has no part named "titel": the parts are title, description, updated and nav');
   }, 120_000);

@@ -65,8 +65,12 @@ describe('the origins the forms accept (siteOrigins)', () => {
   });
   it('under npm run dev with SITE_URL unset: the port dev really listens on, at localhost and at HOST', () => {
     recordDevPort(4322);
-    expect(siteOrigins(config({ PORT: '4321' }))).toEqual(['http://localhost:4322', 'http://127.0.0.1:4322']);
-    expect(siteOrigins(loadConfig({ HOST: '::1' }))).toEqual(['http://localhost:4322', 'http://[::1]:4322']);
+    expect(siteOrigins(config({ PORT: '4321' }))).toEqual(['http://localhost:4322', 'http://127.0.0.1:4322', 'http://[::1]:4322']);
+    expect(siteOrigins(loadConfig({ HOST: '::1' }))).toEqual(['http://localhost:4322', 'http://127.0.0.1:4322', 'http://[::1]:4322']);
+    // Every loopback name, whichever HOST names: an editor may open the page at any of them.
+    for (const host of ['localhost', '127.0.0.1', '::1'])
+      for (const origin of ['http://localhost:4322', 'http://127.0.0.1:4322', 'http://[::1]:4322'])
+        expect(sameOrigin(new Headers({ origin }), siteOrigins(loadConfig({ HOST: host }))), `${origin} under HOST=${host}`).toBe(true);
     expect(sameOrigin(new Headers({ origin: 'http://localhost:4321' }), siteOrigins(config({ PORT: '4321' })))).toBe(false);
     expect(sameOrigin(new Headers({ origin: 'http://127.0.0.1:4322' }), siteOrigins(config({ PORT: '4321' })))).toBe(true);
   });
