@@ -64,7 +64,7 @@ function showReceived(form: HTMLFormElement, result: FormResult & { kind: 'recei
   document.title = document.title.replace(heading.textContent!.trim(), text);
   heading.textContent = text;
   document.querySelector<HTMLElement>('[data-summary]')!.hidden = true;
-  document.querySelector<HTMLElement>('[data-intro]')!.hidden = true;
+  for (const intro of document.querySelectorAll<HTMLElement>('[data-intro]')) intro.hidden = true;
   form.hidden = true;
   panel.querySelector('[data-result-message]')!.textContent = result.message;
   panel.querySelector('[data-reference]')!.textContent = result.reference;

@@ -55,13 +55,20 @@ describe.skipIf(!chromiumAvailable())('pages in Chromium', () => {
     await context.close();
   }, 60_000);
 
-  it('customers\' pages keep the developers\' documents one discreet link away: the footer has only "For developers"', async () => {
+  it('customers\' pages keep the developers\' documents one discreet link away: "For developers" in the footer, and no other door', async () => {
     const { context, page } = await offlinePage(390);
     for (const path of ['/', '/quote', '/contact', '/privacy', '/terms']) {
       await page.goto(`${server.url}${path}`);
       const footerLinks = await page.locator('footer a').evaluateAll((links) => links.map((a) => [a.textContent?.trim(), a.getAttribute('href')]));
       const forDevelopers = footerLinks.filter(([, href]) => /developers|api|openapi|llms/.test(href ?? ''));
       expect(forDevelopers, path).toEqual([['For developers', '/developers']]);
+      // One door: on the pages customers read (the terms of use speak of the API itself), the footer's is the only one.
+      if (path === '/terms') continue;
+      const anywhere = await page.locator('a').evaluateAll((links) => links.map((a) => [a.textContent?.trim(), a.getAttribute('href')]));
+      expect(
+        anywhere.filter(([, href]) => /developers|api|openapi|llms/.test(href ?? '')),
+        path,
+      ).toEqual([['For developers', '/developers']]);
     }
     await context.close();
   });

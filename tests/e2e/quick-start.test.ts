@@ -23,7 +23,8 @@ import { validateLead } from '../../src/leads/validate.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { quote } from '../support/fixtures.ts';
 import { postJson } from '../support/http.ts';
-import { codeBlocks, quickStart } from '../support/markdown.ts';
+import { codeBlocks, firstAccount, quickStart } from '../support/markdown.ts';
+import { officePost } from '../support/office.ts';
 import { childEnv, freePort, ROOT } from '../support/server.ts';
 
 const copy = mkdtempSync(join(tmpdir(), 'quick-start-'));
@@ -114,6 +115,20 @@ describe("the README's quick start, on a clean copy", () => {
       );
       expect(statSync(join(copy, 'data', 'leads.sqlite')).mode & 0o777).toBe(0o600);
       expect(await postJson(`http://localhost:${port}/api/v1/leads`, quote({ email: 'first@example.com' })).then((r) => r.status)).toBe(201);
+
+      // The line after the two commands: the office's first account, made as written (the password
+      // given on standard input, as a script gives it), then a sign-in at the address it names.
+      const account = firstAccount();
+      expect(account.command).toMatch(/^npm run -s leads -- user add \S+@example\.com$/);
+      const made = await shell(`printf '%s\\n' 'mop and bucket 2026' | ${account.command}`, newcomer());
+      expect(made.code, made.output).toBe(0);
+      const signIn = new URL(account.signIn);
+      expect(signIn.pathname).toBe('/office');
+      const office = `http://localhost:${port}`;
+      const signedIn = await officePost(office, '/office/sign-in', { email: account.command.split(' ').pop()!, password: 'mop and bucket 2026' });
+      expect(signedIn.status).toBe(303);
+      const cookie = signedIn.headers.get('set-cookie')!.split(';', 1)[0]!;
+      expect((await fetch(`${office}${signIn.pathname}`, { headers: { Cookie: cookie } })).status).toBe(200);
     } finally {
       if (!ended) process.kill(-started.pid!, 'SIGINT');
       await exited;

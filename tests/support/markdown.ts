@@ -23,6 +23,13 @@ export function quickStart(): { run: string; test: string; blocks: string[] } {
   return { run: blocks[0] ?? '', test: blocks[1] ?? '', blocks };
 }
 
+/** The README's line after the quick start on the office's first account: its command, and the address it names to sign in at. */
+export function firstAccount(): { command: string; signIn: string } {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const paragraph = /\*\*The office's first account\*\*[\s\S]*?\n\n/.exec(readme)?.[0] ?? '';
+  return { command: /`([^`]+)`/.exec(paragraph)?.[1] ?? '', signIn: /(http:\/\/localhost:\d+\/\S+?)[\s)]/.exec(paragraph)?.[1] ?? '' };
+}
+
 /** Every link target of the file's prose, inline (`[text](target)`) or as a reference definition. */
 export function linkTargets(markdown: string): string[] {
   const text = prose(markdown).replace(/`[^`\n]*`/g, '');
