@@ -1,4 +1,4 @@
-/** The office's limits: sign-in attempts (`SIGN_IN_LIMITS`), and each signed-in session's changes (`OFFICE_ACTIONS_PER_MINUTE`). */
+/** The office's limits: sign-in attempts (`SIGN_IN_LIMITS`), and each account's changes a minute, whatever its sessions (`OFFICE_ACTIONS_PER_MINUTE`). */
 import type { Config } from '../config/config.ts';
 import { SIGN_IN_LIMITS, type SignInDeps } from '../office/session.ts';
 import { createLimiter } from '../limiter/index.ts';

@@ -1,9 +1,10 @@
 /**
  * What every request under `/office` passes before its page: a signed-in session (else the
  * sign-in page, which shows nothing), and for a change (a POST) a browser on this site and a form
- * body within a small limit, refused as the web forms' are (403, 415, 413, 400, 408), in words. A
- * change sent after the session ended is held through the sign-in (`office/held-change.ts`).
- * Every answer is kept out of caches and search engines.
+ * body within a small limit, refused as the web forms' are (403, 415, 413, 400, 408), in words, and
+ * one of the account's changes a minute. A change sent after the session ended is held through the
+ * sign-in (`office/held-change.ts`), and shown by a GET alone. The inbox's address keeps checked
+ * values alone (`office/inbox-filters.ts`). Every answer is kept out of caches and search engines.
  */
 import type { OfficePowers } from '../roles/index.ts';
 import type { ApiContext } from './context.ts';
@@ -14,7 +15,9 @@ import { sessionToken, sessionUser, spendAction } from '../office/session.ts';
 import { plural } from '../lib/text.ts';
 import { mayOpen, ownersOnly } from '../office/roles.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
-import { heldCookie, holdChange, isHeldPath } from '../office/held-change.ts';
+import { HELD_PATH, heldCookie, holdChange, isHeldPath, opensHeldChange } from '../office/held-change.ts';
+import { inboxAddress } from '../office/inbox-filters.ts';
+import type { RateLimitState } from '../limiter/rate-limiter.ts';
 
 /** The office's forms are short: a status, a search, an e-mail and a password. */
 const OFFICE_BODY_LIMIT = 8 * 1024;
@@ -60,14 +63,19 @@ export async function guardOffice(request: Request, url: URL, locals: ApiContext
     const may = mayOpen(account.role, url.pathname);
     if (!may.allowed) return officeText(403, ownersOnly(may.what, account.email));
     if (request.method === 'POST') {
-      const spent = await spendAction(powers.actionLimit, token!);
-      if (!spent.allowed)
-        return officeText(
-          429,
-          `That is more changes in a minute than the office page takes (${spent.limit}). Nothing was changed. Wait ` +
-            `${plural(spent.resetSeconds, 'second')}, then try again.`,
-          { 'Retry-After': String(spent.resetSeconds) },
-        );
+      // The change limit is the account's, whatever the number of its sessions.
+      const spent = await spendAction(powers.actionLimit, account.email);
+      if (!spent.allowed) return tooManyChanges(spent);
+    }
+    // A held change is shown (and so used) by a GET a person opened alone: a HEAD or a prefetch is answered here, using nothing.
+    if (url.pathname === HELD_PATH && !opensHeldChange(request)) {
+      if (request.method === 'HEAD') return new Response(null, { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+      if (request.method === 'GET') return officeText(503, 'This page is not prefetched: it shows a change held for you once, when you open it.');
+    }
+    // The inbox's address holds checked values alone: anything else is left out, and the page says what was.
+    if ((url.pathname === '/office' || url.pathname === '/office/') && request.method !== 'POST') {
+      const checked = inboxAddress(url.searchParams);
+      if (checked.toString() !== url.searchParams.toString()) return new Response(null, { status: 303, headers: { Location: `/office?${checked}` } });
     }
     locals.office = { user: account.email, role: account.role, token: token!, powers };
     return undefined;
@@ -78,15 +86,26 @@ export async function guardOffice(request: Request, url: URL, locals: ApiContext
   }
   // A change sent after the session ended is held through the sign-in, to be confirmed after it; never dropped without a word.
   if (request.method === 'POST' && isHeldPath(url.pathname)) {
-    const handle = await holdChange(powers.sessions, token, url.pathname, await request.formData());
-    const headers: Record<string, string> = { Location: `${SIGN_IN_PATH}?${handle ? 'held' : 'not-held'}` };
-    if (handle) headers['Set-Cookie'] = heldCookie(handle, services.config.siteUrl.startsWith('https:'));
+    const held = await holdChange(powers.sessions, powers.actionLimit, token, url.pathname, await request.formData());
+    if (held.kind === 'limited') return tooManyChanges(held.spent);
+    const headers: Record<string, string> = { Location: `${SIGN_IN_PATH}?${held.kind === 'held' ? 'held' : 'not-held'}` };
+    if (held.kind === 'held') headers['Set-Cookie'] = heldCookie(held.handle, services.config.siteUrl.startsWith('https:'));
     return new Response(null, { status: 303, headers });
   }
   // Whatever was asked for, without a session the answer is the way to the sign-in page, and nothing
   // else. It comes back to the page asked for, never to its query, which can name a customer.
   const next = request.method === 'GET' ? `?next=${encodeURIComponent(url.pathname)}` : '';
   return new Response(null, { status: 303, headers: { Location: `${SIGN_IN_PATH}${next}` } });
+}
+
+/** The answer to a change past the account's change limit: a 429 in words, saying how long to wait. */
+function tooManyChanges(spent: RateLimitState): Response {
+  return officeText(
+    429,
+    `That is more changes in a minute than the office page takes (${spent.limit}). Nothing was changed. Wait ` +
+      `${plural(spent.resetSeconds, 'second')}, then try again.`,
+    { 'Retry-After': String(spent.resetSeconds) },
+  );
 }
 
 /** The answer of any office page or action while the store is busy or cannot be reached: a 503 in words. */

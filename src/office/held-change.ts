@@ -2,23 +2,28 @@
  * No lost work: a change the office sends after its session ended (idle an hour, or twelve hours
  * old) is held on the server through the sign-in, under a handle only the sending browser has (a
  * cookie), for the account of the session that ended and for `HELD_CHANGE_MS`; then it is shown to
- * that account again, once, for one tap. Without the cookie of a session that was (a request from
- * anyone else), nothing is held. It is never made on its own: the tap is a fresh form POST, checked
- * as every office change is (same site, signed in, the account's role, the change limit). A held
- * deletion is held as its search alone: the tap shows what it would delete again, all ticked, before
- * anything is deleted. A deletion on request forgets every held change.
+ * that account again, once, for one tap, by a GET a person opened (never a HEAD or a prefetch).
+ * Without the cookie of a session that ended at most `HELD_CHANGE_MS` ago, nothing is held; holding
+ * one is a change of its account (the change limit), and an account holds at most
+ * `HELD_PER_ACCOUNT`. It is never made on its own: the tap is a fresh form POST, checked as every
+ * office change is (same site, signed in, the account's role, the change limit). A held deletion is
+ * held as its search alone: the tap shows what it would delete again, all ticked, before anything
+ * is deleted. A deletion on request forgets every held change.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { HeldChange, OfficeSessions } from './store.ts';
 import { STATUS_WORDS } from './audit-words.ts';
-import { tokenHash } from './session.ts';
+import { spendAction, tokenHash } from './session.ts';
+import { SESSION_IDLE_MS, SESSION_MAX_MS } from '../leads/retention.ts';
+import type { RateLimiter, RateLimitState } from '../limiter/rate-limiter.ts';
 
 export type { HeldChange } from './store.ts';
 
 export const HELD_CHANGE_COOKIE = 'office_held';
 /** How long a held change waits for its sign-in. */
 export const HELD_CHANGE_MS = 15 * 60 * 1000;
-/** The most held at once, across the office: a sender without a session cannot fill the store. */
+/** The most held for one account (its oldest forgotten first when one more is held), and across the office, the last bound. */
+export const HELD_PER_ACCOUNT = 20;
 export const HELD_CHANGES_MAX = 500;
 
 /** The office's changes that are held when the session has ended, each told in words for its confirmation. */
@@ -45,30 +50,39 @@ export function heldChangeWords(change: HeldChange): string {
 
 const handleHash = (handle: string) => createHash('sha256').update(handle).digest('base64url');
 
+/** What holding a change came to: held (the handle for the browser's cookie), not held, or past the account's change limit. */
+export type HoldOutcome = { kind: 'held'; handle: string } | { kind: 'not held' } | { kind: 'limited'; spent: RateLimitState };
+
 /**
- * Holds the change a form sent to `path`; resolves with the handle for the browser's cookie, or
- * `undefined` when it could not be kept (the office holds as many as it takes).
+ * Holds the change a form sent to `path` after the session of `sessionToken` ended, if it ended at most `HELD_CHANGE_MS` ago;
+ * holding it spends one of the account's changes a minute (`limit`), as any change does. The account holds at most
+ * `HELD_PER_ACCOUNT` (its oldest forgotten first), the office `HELD_CHANGES_MAX`.
  */
 export async function holdChange(
   sessions: Pick<OfficeSessions, 'holdChange'>,
+  limit: RateLimiter,
   sessionToken: string | undefined,
   path: string,
   form: FormData,
   now = new Date(),
-): Promise<string | undefined> {
-  if (!sessionToken) return undefined;
+): Promise<HoldOutcome> {
+  if (!sessionToken) return { kind: 'not held' };
   const kept = KEPT_FIELDS[path];
   const fields = [...form].filter((entry): entry is [string, string] => typeof entry[1] === 'string' && (!kept || kept.includes(entry[0])));
   const handle = randomBytes(24).toString('base64url');
-  const held = await sessions.holdChange(
-    handleHash(handle),
-    tokenHash(sessionToken),
-    { path, fields },
-    now,
-    new Date(now.getTime() - HELD_CHANGE_MS),
-    HELD_CHANGES_MAX,
-  );
-  return held ? handle : undefined;
+  let spent: RateLimitState | undefined;
+  const ago = (ms: number) => new Date(now.getTime() - ms);
+  const held = await sessions.holdChange(handleHash(handle), tokenHash(sessionToken), { path, fields }, now, {
+    // A session ended an hour after it was last seen, or twelve hours after it began: it may hold changes for 15 minutes more.
+    seenSince: ago(SESSION_IDLE_MS + HELD_CHANGE_MS),
+    startedSince: ago(SESSION_MAX_MS + HELD_CHANGE_MS),
+    keepSince: ago(HELD_CHANGE_MS),
+    perAccount: HELD_PER_ACCOUNT,
+    max: HELD_CHANGES_MAX,
+    allow: async (email) => (spent = await spendAction(limit, email)).allowed,
+  });
+  if (held) return { kind: 'held', handle };
+  return spent && !spent.allowed ? { kind: 'limited', spent } : { kind: 'not held' };
 }
 
 /** The change held for `email` under the handle of `cookieHeader`'s cookie, if it is still held: taken, so shown once. */
@@ -82,6 +96,18 @@ export async function takeHeldChange(
   if (!handle) return undefined;
   const change = await sessions.takeHeldChange(handleHash(handle), new Date(now.getTime() - HELD_CHANGE_MS), email);
   return change && isHeldPath(change.path) ? change : undefined;
+}
+
+/** The page that shows a held change, after the sign-in. */
+export const HELD_PATH = '/office/held';
+
+/**
+ * Whether a request for the held page may show (and so use) the held change: a GET a person opened. A HEAD (a link checker)
+ * or a prefetch (`Sec-Purpose: prefetch`, the older `Purpose: prefetch` or `X-Moz: prefetch`: a browser guessing) uses nothing.
+ */
+export function opensHeldChange(request: Pick<Request, 'method' | 'headers'>): boolean {
+  const prefetch = (name: string) => /(^|,)\s*prefetch\s*(;|,|$)/i.test(request.headers.get(name) ?? '');
+  return request.method === 'GET' && !prefetch('sec-purpose') && !prefetch('purpose') && !prefetch('x-moz');
 }
 
 /** The handle a request's `Cookie` header carries, if it is one of ours. */

@@ -1,13 +1,15 @@
 /**
- * The inbox's filters for where and when, as its address holds them: the home's ZIP code
- * (`zip`), and "wants a visit this week" (`visit=this-week`): a day the customer chose, from today
- * to the coming Sunday, in the office's time zone.
+ * The inbox's address: every value it holds checked (`inboxAddress`), what was left out said in
+ * words, and its filters read for the list and its spreadsheet. The filters for where and when: the
+ * home's ZIP code (`zip`), and "wants a visit this week" (`visit=this-week`): a day the customer
+ * chose, from today to the coming Sunday, in the office's time zone.
  */
 import { DAY_MS } from '../lib/time.ts';
 import { zip5 } from '../leads/service-area.ts';
 import { localDateInput, nextLocalDay, parseLocalDate } from './local-time.ts';
 import { LEAD_STATUSES, type InboxFilter, type LeadStatus } from './store.ts';
 import { STATUS_WORDS } from './audit-words.ts';
+import { REFERENCE_PATTERN } from '../leads/reference.ts';
 
 /** A ZIP code as the office types it: 5 digits, or ZIP+4 (whose first 5 are searched). */
 const ZIP = /^\d{5}(-\d{4})?$/;
@@ -33,21 +35,97 @@ export function thisWeek(now: Date, timeZone: string): { from: string; to: strin
   return { from, to: new Date(noon + toSunday * DAY_MS).toISOString().slice(0, 10) };
 }
 
-/** What the inbox's address says of the last change (one notice at a time). */
-const NOTICES = ['changed', 'to', 'noted', 'taken', 'let-go'];
+/** What the inbox's address says of the last change (one notice at a time), and of what was left out of it. */
+const NOTICES = ['changed', 'to', 'noted', 'taken', 'let-go', 'dropped'];
 
 /**
  * Where a change made from the inbox goes back to: the view it was made from (an address under
- * `/office`, without the notice of the change before), else the inbox.
+ * `/office`, its values checked, without the notices of the change before), else the inbox.
  */
 export function backTo(back: string): URL {
   const to = /^\/office(\?[^\s]*)?$/.test(back) ? new URL(back, 'http://office') : new URL('/office', 'http://office');
-  for (const name of NOTICES) to.searchParams.delete(name);
+  const checked = inboxAddress(to.searchParams);
+  for (const name of NOTICES) checked.delete(name);
+  to.search = checked.toString();
   return to;
 }
 
 /** The inbox's filter by who has taken a lead: `mine`, `nobody`, or none. */
 export const OWNER_FILTERS = { mine: 'Mine', nobody: 'Nobody’s' } as const;
+
+/** A date as the inbox's address keeps it, `YYYY-MM-DD`, from one written so or as `11/01/2026`; `undefined` for anything else. */
+export function addressDate(text: string): string | undefined {
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text.trim());
+  const [year, month, day] = (iso ? [iso[1], iso[2], iso[3]] : us ? [us[3], us[1], us[2]] : []).map(Number);
+  if (year === undefined || year < 1000) return undefined;
+  const date = new Date(Date.UTC(year, month! - 1, day));
+  return date.getUTCMonth() === month! - 1 && date.getUTCDate() === day ? date.toISOString().slice(0, 10) : undefined;
+}
+
+const reference = (value: string) => (REFERENCE_PATTERN.test(value) ? value : undefined);
+const status = (value: string) => (LEAD_STATUSES.includes(value as LeadStatus) ? value : undefined);
+
+/** Each parameter of the inbox's address, and its value as the address keeps it (`undefined`: not a value it takes). */
+const PARAMETERS: Record<string, (value: string) => string | undefined> = {
+  // A search is in the address by its handle alone (`rememberSearch`), never by what was typed.
+  search: (value) => (/^[A-Za-z0-9_-]{16}$/.test(value) ? value : undefined),
+  form: (value) => (value === 'quote' || value === 'support' ? value : undefined),
+  status,
+  owner: (value) => (Object.hasOwn(OWNER_FILTERS, value) ? value : undefined),
+  since: addressDate,
+  until: addressDate,
+  zip: (value) => (ZIP.test(value.trim()) ? value.trim() : undefined),
+  visit: (value) => (value === THIS_WEEK ? value : undefined),
+  page: (value) => (/^\d{1,5}$/.test(value) && Number(value) <= 10_000 ? String(Number(value)) : undefined),
+  changed: reference,
+  to: status,
+  noted: reference,
+  taken: reference,
+  'let-go': reference,
+};
+
+/** What the inbox says of each value left out of its address, in the office's words. */
+export const DROPPED_WORDS = {
+  zip: 'The ZIP box held something that is not a ZIP code, so it was left out of the search. A ZIP code is 5 digits, such as 97201.',
+  since: 'The “From” box held something that is not a date, so it was left out of the search. Write a date such as 11/01/2026.',
+  until: 'The “To” box held something that is not a date, so it was left out of the search. Write a date such as 11/30/2026.',
+  owner: 'The “Taken by” box held something that is not one of its choices, so it was left out of the search.',
+  form: 'The “Form” box held something that is not one of its choices, so it was left out of the search.',
+  status: 'The “Status” box held something that is not one of its choices, so it was left out of the search.',
+  visit: '“Wants a visit this week” held something that is not one of its choices, so it was left out of the search.',
+  search: 'The address held a search this page did not make, so it was left out. Type what you are looking for in the search box.',
+  page: 'The address held a page number that could not be read, so the list starts at its first page.',
+  other: 'The address held something else that the inbox does not use, so it was left out.',
+} as const;
+type Dropped = keyof typeof DROPPED_WORDS;
+const isDropped = (word: string): word is Dropped => Object.hasOwn(DROPPED_WORDS, word);
+
+/**
+ * The inbox's address as it may be kept: each value checked (a ZIP code, a date, one of the inbox's own words, a reference, a
+ * search's handle), the first of each name; anything else is left out and named under `dropped`, for the page to say so. What was
+ * typed in the wrong box (a phone number in the ZIP code's, a name in a date's) never reaches an address, a history, a bookmark or
+ * the spreadsheet's link. What it gives is its own answer again, so an address it made is kept as it is.
+ */
+export function inboxAddress(given: Iterable<[string, string]>): URLSearchParams {
+  const kept = new URLSearchParams();
+  const dropped = new Set<Dropped>();
+  for (const [name, value] of given) {
+    if (name === 'dropped') {
+      for (const word of value.split(' ')) if (isDropped(word)) dropped.add(word);
+      continue;
+    }
+    if (value === '' || kept.has(name)) continue;
+    const checked = Object.hasOwn(PARAMETERS, name) ? PARAMETERS[name]!(value) : undefined;
+    if (checked !== undefined) kept.set(name, checked);
+    else dropped.add(isDropped(name) ? name : 'other');
+  }
+  if (dropped.size > 0) kept.set('dropped', [...dropped].join(' '));
+  return kept;
+}
+
+/** What the inbox says of the values its address left out (`dropped`), each in words. */
+export const droppedWords = (q: URLSearchParams): string[] => [...new Set((q.get('dropped') ?? '').split(' ').filter(isDropped))].map((w) => DROPPED_WORDS[w]);
 
 /** What the inbox's address asks to be shown, read once for the list and for its spreadsheet. */
 export interface InboxView {
@@ -59,6 +137,8 @@ export interface InboxView {
   untilDay: Date | undefined;
   /** A date given that could not be read (the list is then not narrowed by it). */
   badDate: boolean;
+  /** What the page says of the values left out of its address (`inboxAddress`), each in words. */
+  dropped: string[];
   zipTyped: string;
   badZip: boolean;
   visitThisWeek: boolean;
@@ -91,7 +171,7 @@ export function readInboxView(q: URLSearchParams, user: string, timeZone: string
     visitBetween: visitThisWeek ? week : undefined,
   };
   const filtering = Boolean(handle !== '' || form || status || whose || since || untilDay || zipTyped !== '' || visitThisWeek);
-  return { filter, handle, whose, since, untilDay, badDate, zipTyped, badZip, visitThisWeek, week, filtering };
+  return { filter, handle, whose, since, untilDay, badDate, dropped: droppedWords(q), zipTyped, badZip, visitThisWeek, week, filtering };
 }
 
 /**
@@ -99,10 +179,11 @@ export function readInboxView(q: URLSearchParams, user: string, timeZone: string
  * (`/office/export.csv?…`): the same filters select the same leads.
  */
 export function filtersOf(q: URLSearchParams): URLSearchParams {
+  const checked = inboxAddress(q);
   const kept = new URLSearchParams();
   for (const name of ['search', 'form', 'status', 'owner', 'since', 'until', 'zip', 'visit']) {
-    const value = q.get(name);
-    if (value !== null && value !== '') kept.set(name, value);
+    const value = checked.get(name);
+    if (value !== null) kept.set(name, value);
   }
   return kept;
 }

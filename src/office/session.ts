@@ -112,9 +112,12 @@ export function sessionToken(cookieHeader: string | null): string | undefined {
   return undefined;
 }
 
-/** Spends one of the session's changes a minute (`OFFICE_ACTIONS_PER_MINUTE`), counted by its token's hash. */
-export function spendAction(limit: RateLimiter, token: string) {
-  return limit.consume(`session ${tokenHash(token)}`);
+/**
+ * Spends one of the account's changes a minute (`OFFICE_ACTIONS_PER_MINUTE`): counted per person, whatever the number of
+ * sessions (signing in again gives no fresh allowance), under a hash of the account's e-mail.
+ */
+export function spendAction(limit: RateLimiter, email: string) {
+  return limit.consume(`account ${createHash('sha256').update(accountKey(email)).digest('base64url')}`);
 }
 
 /** Keeps `text` as a search of the session of `token`; resolves with the handle that stands for it in URLs. */

@@ -55,9 +55,8 @@ export interface OfficeSessions {
    */
   startSession(tokenHash: string, email: string, passwordHash: string, at: Date, audit: AuditEntry): Promise<boolean>;
   /**
-   * The session's account and its role if it was seen after `since.seenSince` and began after
-   * `since.startedSince` (then marks it seen at `now`); `undefined` for a session that ended,
-   * expired or never was.
+   * The session's account and its role if it was seen after `since.seenSince` and began after `since.startedSince` (then marks it
+   * seen at `now`); `undefined` for a session that ended, expired or never was.
    */
   touchSession(tokenHash: string, since: { seenSince: Date; startedSince: Date }, now: Date): Promise<SignedInAccount | undefined>;
   endSession(tokenHash: string, audit?: AuditEntry): Promise<void>;
@@ -69,16 +68,14 @@ export interface OfficeSessions {
   /** The text the session kept under `handle`; `undefined` when it is not the session's or has ended. */
   recallSearch(tokenHash: string, handle: string): Promise<string | undefined>;
   /**
-   * Holds a change sent after its session ended, under the hash of a handle only its browser has, for
-   * the account of that ended session (`sessionHash`, the hash of its cookie's token); held changes
-   * made before `keepSince` go first. Resolves `false` (nothing kept) when no session, ended or not,
-   * has that token, or the office already holds `max` changes.
+   * Holds a change sent after its session ended, under the hash of a handle only its browser has, for the account of that session
+   * (`sessionHash`, its cookie token's hash) if it was seen since `rules.seenSince` and began since `rules.startedSince` (it ended
+   * lately), once `rules.allow` let that account make one more change. Held changes made before `rules.keepSince` go first, then the
+   * account's oldest past `rules.perAccount`. Resolves `false` (nothing kept) without such a session, when `allow` refused, or when
+   * the office holds `rules.max` changes.
    */
-  holdChange(handleHash: string, sessionHash: string, change: HeldChange, at: Date, keepSince: Date, max: number): Promise<boolean>;
-  /**
-   * The change held under `handleHash` since `keepSince` for `email`'s account, removed as it is read
-   * (shown once); a change held for another account is removed and not shown.
-   */
+  holdChange(handleHash: string, sessionHash: string, change: HeldChange, at: Date, rules: HoldRules): Promise<boolean>;
+  /** The change held under `handleHash` since `keepSince` for `email`'s account, removed as it is read (shown once); another's is removed, unseen. */
   takeHeldChange(handleHash: string, keepSince: Date, email: string): Promise<HeldChange | undefined>;
 }
 
@@ -87,6 +84,9 @@ export interface HeldChange {
   path: string;
   fields: Array<[string, string]>;
 }
+
+/** Which ended sessions may hold a change, how long and how many are held, and the account's change limit (`allow`). */
+export type HoldRules = { seenSince: Date; startedSince: Date; keepSince: Date; perAccount: number; max: number; allow(email: string): Promise<boolean> };
 
 /** How many searches a session keeps for its back button and bookmarks. */
 export const SEARCHES_KEPT = 50;

@@ -180,9 +180,12 @@ describe('the CSV export and the inbox', () => {
     expect(names(await inbox('?zip=10001-2345'))).toEqual(['Farley Faraway']);
     expect(names(await inbox('?visit=this-week'))).toEqual(['Wendy Wherewhen']);
     expect(names(await inbox('?visit=this-week&zip=10001'))).toEqual([]);
-    // A ZIP code that is not one is answered in words, and narrows nothing.
-    const typo = await inbox('?zip=97O01');
-    expect(typo).toContain('The ZIP code could not be read: write its 5 digits, such as 97201.');
+    // A ZIP code that is not one never stays in the address: the view without it, which says so in words and narrows nothing.
+    const sent = await fetch(`${server.url}/office?zip=97O01`, { headers: { Cookie: cookie }, redirect: 'manual' });
+    expect(sent.status).toBe(303);
+    expect(sent.headers.get('location')).toBe('/office?dropped=zip');
+    const typo = await inbox('?dropped=zip');
+    expect(typo).toContain('The ZIP box held something that is not a ZIP code, so it was left out of the search.');
     expect(names(typo)).toEqual(names(all));
     // The search form keeps both filters in the address, as it keeps the others.
     const posted = await officePost(server.url, '/office/search', { list: 'inbox', q: '', zip: '97201', visit: 'this-week' }, cookie);

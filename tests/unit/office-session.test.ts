@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sessionCookie, sessionToken } from '../../src/office/session.ts';
 import { checkPassword, hashPassword } from '../../src/office/passwords.ts';
 import { nextLocalDay, parseLocalDate, spreadsheetTime } from '../../src/office/local-time.ts';
-import { thisWeek, zipFilter } from '../../src/office/inbox-filters.ts';
+import { backTo, droppedWords, filtersOf, inboxAddress, thisWeek, zipFilter } from '../../src/office/inbox-filters.ts';
 
 describe("the office's session cookie", () => {
   it('is HttpOnly, SameSite=Strict and scoped to /office; Secure only under HTTPS; removed with Max-Age=0', () => {
@@ -65,5 +65,38 @@ describe("the inbox's ZIP code filter", () => {
     expect(zipFilter('')).toEqual({ bad: false });
     expect(zipFilter(null)).toEqual({ bad: false });
     for (const typed of ['9720', '972011', 'Portland', '97201-12', "97201' OR 1=1"]) expect(zipFilter(typed), typed).toEqual({ bad: true });
+  });
+});
+
+describe("the inbox's address", () => {
+  it('keeps each value it takes, in the form it takes it, and leaves out the rest, naming what it left out', () => {
+    const given = new URLSearchParams(
+      'search=AbCdEfGh_-12345x&form=quote&status=done&owner=nobody&since=11/1/2026&until=2026-11-30&zip=97201-1234&visit=this-week&page=007' +
+        '&changed=Q-P7RH-Q4&to=contacted',
+    );
+    expect(inboxAddress(given).toString()).toBe(
+      'search=AbCdEfGh_-12345x&form=quote&status=done&owner=nobody&since=2026-11-01&until=2026-11-30&zip=97201-1234&visit=this-week&page=7' +
+        '&changed=Q-P7RH-Q4&to=contacted',
+    );
+    const typed = new URLSearchParams(
+      'zip=5035550142&owner=ada%40example.com&since=Maria+Lopez&until=2026-02-30&form=x&status=gone&visit=1&search=Maria&page=-1&q=Maria&noted=Maria',
+    );
+    const kept = inboxAddress(typed);
+    expect([...kept.keys()]).toEqual(['dropped']);
+    expect(kept.get('dropped')).toBe('zip owner since until form status visit search page other');
+    expect(droppedWords(kept)[0]).toBe(
+      'The ZIP box held something that is not a ZIP code, so it was left out of the search. A ZIP code is 5 digits, such as 97201.',
+    );
+    expect(droppedWords(new URLSearchParams('dropped=zip+nonsense+zip'))).toHaveLength(1);
+    // What it gives is kept as it is (no address is sent on for ever); empty values and repeats say nothing.
+    expect(inboxAddress(kept).toString()).toBe(kept.toString());
+    expect(inboxAddress(new URLSearchParams('zip=&status=new&status=done')).toString()).toBe('status=new');
+  });
+
+  it('gives checked values alone to the way back after a change and to the spreadsheet link', () => {
+    const back = backTo('/office?zip=5035550142&status=new&noted=Q-P7RH-Q4&dropped=zip&owner=Maria');
+    expect(back.pathname + back.search).toBe('/office?status=new');
+    expect(backTo('https://elsewhere.example/office').pathname).toBe('/office');
+    expect(filtersOf(new URLSearchParams('since=Maria+Lopez&zip=97201&page=2&taken=Q-P7RH-Q4')).toString()).toBe('zip=97201');
   });
 });

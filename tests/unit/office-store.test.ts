@@ -16,7 +16,7 @@ import { recallSearch, rememberSearch, sessionUser, SIGN_IN_LIMITS, signIn, sign
 import { releaseSpam } from '../../src/office/spam.ts';
 import { changeStatus } from '../../src/office/status.ts';
 import { deleteOnRequest } from '../../src/office/deletion.ts';
-import { HELD_CHANGE_MS, heldChangeWords, heldCookie, holdChange, takeHeldChange } from '../../src/office/held-change.ts';
+import { HELD_CHANGE_MS, HELD_PER_ACCOUNT, heldChangeWords, heldCookie, holdChange, takeHeldChange } from '../../src/office/held-change.ts';
 import { seedLeads } from '../support/seed.ts';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
@@ -30,6 +30,7 @@ import { contact, quote, serviceArea } from '../support/fixtures.ts';
 import { createSchema, postgresAvailable } from '../support/services.ts';
 
 const DAY = 86_400_000;
+const HASH_OF_NOBODY = 'scrypt$1$1$1$AA==$AA==';
 /** The tests' account, signed in: an owner, as every account made without a role. */
 const OWNER = { email: 'office@example.com', role: 'owner' };
 
@@ -260,19 +261,24 @@ for (const kind of stores) {
     it('holds a change sent after its session ended for that account alone, shows it once, and forgets it with any deletion on request', async () => {
       const now = new Date('2026-11-24T12:00:00Z');
       await store.saveUser('office@example.com', await cheapHash('mop and bucket 2026'), now);
-      const mine = await signIn(signInOn(store), { email: 'office@example.com', password: 'mop and bucket 2026', client: '198.51.100.84' });
+      const mine = await signIn(signInOn(store), { email: 'office@example.com', password: 'mop and bucket 2026', client: '198.51.100.84' }, now);
       if (mine.kind !== 'signed_in') throw new Error('sign-in');
       const form = (fields: Record<string, string>) => {
         const data = new FormData();
         for (const [name, value] of Object.entries(fields)) data.append(name, value);
         return data;
       };
+      const limit = createMemoryLimiter({ points: 120, windowSeconds: 60 });
+      const hold = async (token: string | undefined, path: string, data: FormData, at = now) => {
+        const outcome = await holdChange(store, limit, token, path, data, at);
+        return outcome.kind === 'held' ? outcome.handle : undefined;
+      };
       const cookieOf = (handle: string | undefined) => heldCookie(handle, false).split(';', 1)[0]!;
       const note = () => form({ reference: 'Q-P7RH-Q4', note: 'Called: try Friday 10am.', back: '/office' });
       // Without the cookie of a session that was, nothing is held: a request from anyone else writes nothing.
-      expect(await holdChange(store, undefined, '/office/note', note(), now)).toBeUndefined();
-      expect(await holdChange(store, 'A'.repeat(43), '/office/note', note(), now)).toBeUndefined();
-      const handle = await holdChange(store, mine.token, '/office/note', note(), now);
+      expect(await hold(undefined, '/office/note', note())).toBeUndefined();
+      expect(await hold('A'.repeat(43), '/office/note', note())).toBeUndefined();
+      const handle = await hold(mine.token, '/office/note', note());
       expect(handle).toMatch(/^[A-Za-z0-9_-]{32}$/);
       const held = await takeHeldChange(store, cookieOf(handle), 'office@example.com', new Date(now.getTime() + 60_000));
       expect(held).toEqual({
@@ -289,47 +295,81 @@ for (const kind of stores) {
       expect(await takeHeldChange(store, `office_held=${'A'.repeat(32)}`, 'office@example.com', now)).toBeUndefined();
       expect(await takeHeldChange(store, "office_held=x' OR '1'='1", 'office@example.com', now)).toBeUndefined();
       // Another account signed in on the same browser is not shown it, and it is gone for good.
-      const theirs = await holdChange(store, mine.token, '/office/status', form({ reference: 'Q-P7RH-Q4', status: 'done' }), now);
+      const theirs = await hold(mine.token, '/office/status', form({ reference: 'Q-P7RH-Q4', status: 'done' }));
       expect(await takeHeldChange(store, cookieOf(theirs), 'colleague@example.com', now)).toBeUndefined();
       expect(await takeHeldChange(store, cookieOf(theirs), 'office@example.com', now)).toBeUndefined();
       // A deletion is held as its search alone: its tap shows the list again before anything is deleted.
-      const deletion = await holdChange(store, mine.token, '/office/delete', form({ person: 'ada@example.com', confirm: 'yes', lead: 'lead-1' }), now);
+      const deletion = await hold(mine.token, '/office/delete', form({ person: 'ada@example.com', confirm: 'yes', lead: 'lead-1' }));
       const heldDeletion = await takeHeldChange(store, cookieOf(deletion), 'office@example.com', now);
       expect(heldDeletion).toEqual({ path: '/office/delete', fields: [['person', 'ada@example.com']] });
       expect(heldChangeWords(heldDeletion!)).toContain('you will see it all before anything is deleted');
       // Past its time, it is not shown.
-      const late = await holdChange(store, mine.token, '/office/status', form({ reference: 'Q-P7RH-Q4', status: 'done' }), now);
+      const late = await hold(mine.token, '/office/status', form({ reference: 'Q-P7RH-Q4', status: 'done' }));
       expect(await takeHeldChange(store, cookieOf(late), 'office@example.com', new Date(now.getTime() + HELD_CHANGE_MS + 1000))).toBeUndefined();
       // A deletion on request forgets every held change (a note may name the person).
-      const pending = await holdChange(store, mine.token, '/office/note', form({ reference: 'Q-P7RH-Q4', note: 'Ada asked for Fridays.' }), now);
+      const pending = await hold(mine.token, '/office/note', form({ reference: 'Q-P7RH-Q4', note: 'Ada asked for Fridays.' }));
       await store.deletePerson({ kind: 'email', value: 'ada@example.com' }, { kind: 'email', deletedAt: now });
       expect(await takeHeldChange(store, cookieOf(pending), 'office@example.com', now)).toBeUndefined();
       // The purge removes what was held longer than any session stays idle (the one session here is in use: it is not purged).
-      await holdChange(store, mine.token, '/office/status', form({ reference: 'Q-P7RH-Q4', status: 'done' }), new Date(now.getTime() - 2 * SESSION_IDLE_MS));
+      await hold(mine.token, '/office/status', form({ reference: 'Q-P7RH-Q4', status: 'done' }), new Date(now.getTime() - 2 * SESSION_IDLE_MS));
       expect((await purge(store, purgeCutoffs(now, 730))).sessions).toBe(1);
     });
+
+    /** The bounds of a hold at `at`, as `holdChange` sets them: a session ended at most 15 minutes ago, `max` across the office. */
+    const rules = (at: Date, max: number, allow: (email: string) => Promise<boolean> = async () => true) => ({
+      seenSince: new Date(at.getTime() - SESSION_IDLE_MS - HELD_CHANGE_MS),
+      startedSince: new Date(at.getTime() - SESSION_MAX_MS - HELD_CHANGE_MS),
+      keepSince: new Date(at.getTime() - HELD_CHANGE_MS),
+      perAccount: HELD_PER_ACCOUNT,
+      max,
+      allow,
+    });
+    const signedInAt = (email: string, at: Date) => ({ at, actor: email, action: 'signed in', detail: '' }) as const;
 
     it('holds no more changes than the office takes, holds many at once without losing one, and none for a session that never was', async () => {
       const now = new Date('2026-11-24T12:00:00Z');
       await store.saveUser('office@example.com', 'scrypt$1$1$1$AA==$AA==', now);
-      await store.startSession('ended-session', 'office@example.com', 'scrypt$1$1$1$AA==$AA==', now, {
-        at: now,
-        actor: 'office@example.com',
-        action: 'signed in',
-        detail: '',
-      });
+      await store.startSession('ended-session', 'office@example.com', 'scrypt$1$1$1$AA==$AA==', now, signedInAt('office@example.com', now));
       const change = { path: '/office/status', fields: [['status', 'done']] as Array<[string, string]> };
-      const keepSince = (at: Date) => new Date(at.getTime() - HELD_CHANGE_MS);
-      expect(await store.holdChange('hash-x', 'no-such-session', change, now, keepSince(now), 3)).toBe(false);
-      for (let i = 0; i < 3; i++) expect(await store.holdChange(`hash-${i}`, 'ended-session', change, now, keepSince(now), 3)).toBe(true);
-      expect(await store.holdChange('hash-3', 'ended-session', change, now, keepSince(now), 3)).toBe(false);
+      expect(await store.holdChange('hash-x', 'no-such-session', change, now, rules(now, 3))).toBe(false);
+      for (let i = 0; i < 3; i++) expect(await store.holdChange(`hash-${i}`, 'ended-session', change, now, rules(now, 3))).toBe(true);
+      expect(await store.holdChange('hash-3', 'ended-session', change, now, rules(now, 3))).toBe(false);
       // Once the old ones are past their time, there is room again; sent all at once, every one is kept (none waits on another for ever).
       const later = new Date(now.getTime() + HELD_CHANGE_MS + 1000);
       const together = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => store.holdChange(`hash-at-once-${i}`, 'ended-session', change, later, keepSince(later), 100)),
+        Array.from({ length: 8 }, (_, i) => store.holdChange(`hash-at-once-${i}`, 'ended-session', change, later, rules(later, 100))),
       );
       expect(together).toEqual(Array(8).fill(true));
       for (let i = 0; i < 8; i++) expect(await store.takeHeldChange(`hash-at-once-${i}`, now, 'office@example.com')).toEqual(change);
+    });
+
+    it('holds for a session that ended at most 15 minutes ago, asks the change limit first, and keeps an account to its newest 20', async () => {
+      const t0 = new Date('2026-11-24T12:00:00Z');
+      for (const email of ['office@example.com', 'colleague@example.com']) {
+        await store.saveUser(email, HASH_OF_NOBODY, t0);
+        await store.startSession(`${email}-session`, email, HASH_OF_NOBODY, t0, signedInAt(email, t0));
+      }
+      const change = { path: '/office/note', fields: [['note', 'Called.']] as Array<[string, string]> };
+      // Ended an hour after it was last seen: 15 minutes more, and no longer.
+      const ended = new Date(t0.getTime() + SESSION_IDLE_MS);
+      expect(await store.holdChange('late', 'office@example.com-session', change, ended, rules(new Date(ended.getTime() + HELD_CHANGE_MS + 1), 500))).toBe(
+        false,
+      );
+      // The account's change limit is asked, with the account, before anything is held; refused, nothing is.
+      const asked: string[] = [];
+      const refuse = async (email: string) => (asked.push(email), false);
+      expect(await store.holdChange('refused', 'office@example.com-session', change, ended, rules(ended, 500, refuse))).toBe(false);
+      expect(asked).toEqual(['office@example.com']);
+      expect(await store.takeHeldChange('refused', t0, 'office@example.com')).toBeUndefined();
+      // 25 from one account: its newest 20 are kept, the oldest forgotten first.
+      const at = (i: number) => new Date(ended.getTime() + i * 1000);
+      for (let i = 0; i < 25; i++) expect(await store.holdChange(`mine-${i}`, 'office@example.com-session', change, at(i), rules(at(i), 500))).toBe(true);
+      // The office's cap is the last bound: full, a colleague's is refused, while the account itself makes room from its own.
+      expect(await store.holdChange('theirs', 'colleague@example.com-session', change, at(25), rules(at(25), 20))).toBe(false);
+      expect(await store.holdChange('mine-25', 'office@example.com-session', change, at(25), rules(at(25), 20))).toBe(true);
+      const kept = [];
+      for (let i = 0; i <= 25; i++) if (await store.takeHeldChange(`mine-${i}`, t0, 'office@example.com')) kept.push(i);
+      expect(kept).toEqual(Array.from({ length: 20 }, (_, i) => i + 6));
     });
 
     it("lists suspected spam a page at a time, found with the inbox's search", async () => {

@@ -81,24 +81,36 @@ export function postgresStaff(handle: PostgresHandle): OfficeAccounts & OfficeSe
       }),
     recallSearch: async (tokenHash, handle) =>
       (await query<{ text: string }>('SELECT text FROM office_searches WHERE handle = $1 AND token_hash = $2', [handle, tokenHash])).rows[0]?.text,
-    holdChange: (handleHash, sessionHash, change, at, keepSince, max) =>
-      transaction(async (c) => {
+    holdChange: async (handleHash, sessionHash, change, at, rules) => {
+      // Only a session that ended lately holds a change, for its account, once the account's change limit allowed it.
+      const lately = 'FROM office_sessions WHERE token_hash = $1 AND last_seen_at >= $2 AND created_at >= $3';
+      const since = [sessionHash, rules.seenSince, rules.startedSince];
+      const session = (await query<{ email: string }>(`SELECT email ${lately}`, since)).rows[0];
+      if (!session || !(await rules.allow(session.email))) return false;
+      return transaction(async (c) => {
         // The lock first, before any row is touched: the count and the insert under it, so that two
         // instances cannot both take the last place, and two holds wait for each other, never deadlock.
         await c.query('LOCK TABLE office_held_changes IN SHARE ROW EXCLUSIVE MODE');
-        await c.query('DELETE FROM office_held_changes WHERE created_at < $1', [keepSince]);
+        await c.query('DELETE FROM office_held_changes WHERE created_at < $1', [rules.keepSince]);
+        // The account's own past its newest `perAccount - 1` make room for this one, oldest first; the office's cap is the last bound.
+        const theirs = await c.query<{ handle_hash: string }>(
+          'SELECT handle_hash FROM office_held_changes WHERE email = $1 ORDER BY created_at DESC, handle_hash DESC',
+          [session.email],
+        );
+        const forgotten = theirs.rows.slice(Math.max(0, rules.perAccount - 1)).map((row) => row.handle_hash);
         const { rows } = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM office_held_changes');
-        if (rows[0]!.n >= max) return false;
-        // Held for the account of the session that ended; none without one.
-        const held = await c.query(
-          `INSERT INTO office_held_changes (handle_hash, path, fields, email, created_at)
-           SELECT $1, $2, $3, email, $4 FROM office_sessions WHERE token_hash = $5
+        if (rows[0]!.n - forgotten.length >= rules.max) return false;
+        const kept = await c.query(
+          `INSERT INTO office_held_changes (handle_hash, path, fields, email, created_at) SELECT $4, $5, $6, email, $7 ${lately}
            ON CONFLICT (handle_hash) DO UPDATE SET path = excluded.path, fields = excluded.fields, email = excluded.email,
              created_at = excluded.created_at`,
-          [handleHash, change.path, JSON.stringify(change.fields), at, sessionHash],
+          [...since, handleHash, change.path, JSON.stringify(change.fields), at],
         );
-        return (held.rowCount ?? 0) > 0;
-      }),
+        if ((kept.rowCount ?? 0) === 0) return false;
+        await c.query('DELETE FROM office_held_changes WHERE handle_hash = ANY($1)', [forgotten]);
+        return true;
+      });
+    },
     takeHeldChange: async (handleHash, keepSince, email) => {
       const row = (
         await query<{ path: string; fields: HeldChange['fields']; email: string; created_at: Date }>(

@@ -98,21 +98,30 @@ export function sqliteStaff(handle: SqliteHandle): OfficeAccounts & OfficeSessio
       guard(
         () => (db.prepare('SELECT text FROM office_searches WHERE handle = ? AND token_hash = ?').get(handle, tokenHash) as { text: string } | undefined)?.text,
       ),
-    holdChange: (handleHash, sessionHash, change, at, keepSince, max) =>
-      guard(() =>
+    holdChange: async (handleHash, sessionHash, change, at, rules) => {
+      // Only a session that ended lately holds a change, for its account, once the account's change limit allowed it.
+      const lately = 'FROM office_sessions WHERE token_hash = ? AND last_seen_at >= ? AND created_at >= ?';
+      const since = [sessionHash, iso(rules.seenSince), iso(rules.startedSince)];
+      const session = await guard(() => db.prepare(`SELECT email ${lately}`).get(...since) as { email: string } | undefined);
+      if (!session || !(await rules.allow(session.email))) return false;
+      return guard(() =>
         inTransaction(() => {
-          db.prepare('DELETE FROM office_held_changes WHERE created_at < ?').run(iso(keepSince));
-          if ((db.prepare('SELECT count(*) AS n FROM office_held_changes').get() as { n: number }).n >= max) return false;
-          // Held for the account of the session that ended; none without one.
-          const held = db
-            .prepare(
-              'INSERT OR REPLACE INTO office_held_changes (handle_hash, path, fields, email, created_at) ' +
-                'SELECT ?, ?, ?, email, ? FROM office_sessions WHERE token_hash = ?',
-            )
-            .run(handleHash, change.path, JSON.stringify(change.fields), iso(at), sessionHash);
-          return Number(held.changes) > 0;
+          db.prepare('DELETE FROM office_held_changes WHERE created_at < ?').run(iso(rules.keepSince));
+          // The account's own past its newest `perAccount - 1` make room for this one, oldest first; the office's cap is the last bound.
+          const theirs = db.prepare('SELECT handle_hash FROM office_held_changes WHERE email = ? ORDER BY created_at DESC, rowid DESC').all(session.email);
+          const forgotten = (theirs as Array<{ handle_hash: string }>).slice(Math.max(0, rules.perAccount - 1));
+          const held = (db.prepare('SELECT count(*) AS n FROM office_held_changes').get() as { n: number }).n;
+          if (held - forgotten.length >= rules.max) return false;
+          const kept = db
+            .prepare(`INSERT OR REPLACE INTO office_held_changes (handle_hash, path, fields, email, created_at) SELECT ?, ?, ?, email, ? ${lately}`)
+            .run(handleHash, change.path, JSON.stringify(change.fields), iso(at), ...since);
+          if (Number(kept.changes) === 0) return false;
+          const forget = db.prepare('DELETE FROM office_held_changes WHERE handle_hash = ?');
+          for (const row of forgotten) forget.run(row.handle_hash);
+          return true;
         }),
-      ),
+      );
+    },
     takeHeldChange: (handleHash, keepSince, email) =>
       guard(() => {
         const row = db.prepare('DELETE FROM office_held_changes WHERE handle_hash = ? RETURNING path, fields, email, created_at').get(handleHash) as
