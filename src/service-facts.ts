@@ -4,6 +4,7 @@
  */
 import { CONSENT_CLOCK_SKEW_MS } from './leads/schema.ts';
 import { PREFERRED_DATES_DAYS_AHEAD } from './leads/fields.ts';
+import { US_PHONE_RULE } from './leads/phone.ts';
 import { DELETION_RECORD_TEXT, SPAM_KEEP_DAYS } from './leads/retention.ts';
 import { REPLAY_WINDOW_HOURS } from './leads/store.ts';
 import { REFERENCE_PATTERN } from './leads/reference.ts';
@@ -71,6 +72,7 @@ export const FACTS = {
   deprecatedLeadsPath: API_PATHS.deprecatedLeads,
   referencePattern: REFERENCE_PATTERN.source,
   priceNote: AGENT_PRICE_NOTE,
+  phoneRule: US_PHONE_RULE,
   ...RULE_FACTS,
 } as const satisfies Record<string, string>;
 export type FactName = keyof typeof FACTS;

@@ -23,8 +23,9 @@ export const RULES = {
     'Set communicationsConsent to true only when the customer agreed that the company may call, text and e-mail ' +
     'them about this request: it is required on a quote request, and optional on a contact message.',
   consentTimestamp:
-    'consentTimestamp is the moment the customer gave that consent, an RFC 3339 date-time with its offset (kept ' +
-    'in UTC), such as 2026-11-22T09:03:00-08:00; leave it out if you do not know it.',
+    'consentTimestamp is the moment the customer gave that consent: send it in UTC (Z), such as 2026-11-22T17:03:00Z ' +
+    '(a date-time with an offset, such as 2026-11-22T09:03:00-08:00, is also accepted, and stored in UTC); leave it ' +
+    'out if you do not know it.',
   notSure: `Ask the customer for the number of bedrooms and bathrooms; if they do not know, send "${NOT_SURE}", and never invent a number.`,
   bathrooms: 'A bathroom with a shower or a bath counts as 1, and one with only a toilet and a basin as 0.5.',
   serviceArea:

@@ -4,6 +4,7 @@
  */
 import { PROBLEMS, PROBLEM_CODES } from '../problems/registry.ts';
 import { FIELDS, type FieldName } from '../leads/fields.ts';
+import { US_PHONE_RULE } from '../leads/phone.ts';
 import { agentGuidance, FACTS, NOT_OFFERED, RATE_LIMIT_POLICY, RULES, SERVICE_NAME, USAGE_RULES, serviceLinks, type Offer } from '../service-facts.ts';
 import { configuredMarker } from '../site/configured-values.ts';
 import { curlExample } from './examples.ts';
@@ -116,7 +117,7 @@ export function llmsTxt(doc: Json, offer: Offer): string {
     `- \`preferredDates\`, \`frequency\`, \`preferredContact\`: ${guidance.preferredDates}`,
     `- \`helpWith\`: ${guidance.helpWith} The topics: ${quoted(offer.contactTopics)}.`,
     `- \`message\`: ${guidance.message}`,
-    `- \`phone\`: The company calls and texts U.S. numbers only. A customer without one can call the office at ${company.phone} instead of sending a lead.`,
+    `- \`phone\`: ${US_PHONE_RULE} A customer without a U.S. number can call the office at ${company.phone} instead of sending a lead.`,
     "- Every field's exact rule (lengths, patterns, required fields) is in the OpenAPI description; a refusal names each field and what it expects.",
     '',
     'Success is `201 Created` with `{"id": "…", "reference": "Q-7K3M-4P", "formType": "quote", "status": ' +

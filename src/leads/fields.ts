@@ -79,7 +79,7 @@ export const FIELDS = {
     ask: 'Tick the box to let us contact you about this request; we cannot answer it otherwise.',
   },
   consentTimestamp: {
-    expects: 'an RFC 3339 date-time with its offset, as a string such as "2026-11-22T17:03:00Z" or "2026-11-22T09:03:00-08:00" (kept in UTC)',
+    expects: 'an RFC 3339 date-time, as a string such as "2026-11-22T17:03:00Z"',
     ask: 'Send the form from this page.',
   },
   pageUrl: { expects: 'an absolute http or https URL, as a string such as "https://www.example-cleaning.com/quote"', ask: 'Send the form from this page.' },
@@ -105,14 +105,44 @@ export const FIELDS = {
 export type FieldName = keyof typeof FIELDS;
 
 /**
- * What a customer whose phone number is not a U.S. one can do instead, after "phone has the country
- * code +44: ". The API cannot name the office's number here (it is the editors' `content/company.yaml`,
- * which the documents agents read state); every page of the site shows it.
+ * What a customer whose phone number is not a U.S. one can do instead, after where it is from
+ * (`phoneAbroadDetail`: "phone has the country code +44: "). The API cannot name the office's
+ * number here (it is the editors' `content/company.yaml`, which the documents agents read state);
+ * every page of the site shows it.
  */
 export const OUTSIDE_US_PHONE =
   "the company calls and texts U.S. numbers only. Send the customer's 10-digit U.S. phone number instead; a " +
   "customer without one can call the office, whose number is on every page of the company's site, rather than " +
   'send this request';
+
+/**
+ * Where a phone number that is not a U.S. one is from: another country of the +1 plan (`place` as a
+ * sentence names it, "Canada", "the Bahamas", and the area code that says so), or a country with a
+ * calling code of its own (`44`).
+ */
+export type PhoneAbroad = { place: string; areaCode: string } | { callingCode: string };
+
+const abroadWords = (abroad: PhoneAbroad) =>
+  'place' in abroad
+    ? {
+        api: `is a number in ${abroad.place} (area code ${abroad.areaCode}), not in the United States`,
+        person: `This is a number in ${abroad.place} (area code ${abroad.areaCode}).`,
+      }
+    : { api: `has the country code +${abroad.callingCode}`, person: `This number has the country code +${abroad.callingCode}.` };
+/** The details `phoneAbroadDetail` writes, read back: a place of the +1 plan, or a calling code. */
+const ABROAD_DETAIL = /^phone (?:is a number in (.+) \(area code ([0-9]{3})\), not in the United States|has the country code \+([0-9]+)): /;
+
+/** The detail of a phone number that is not a U.S. one: where it is from, and what the customer can do instead. */
+export function phoneAbroadDetail(abroad: PhoneAbroad): string {
+  return `phone ${abroadWords(abroad).api}: ${OUTSIDE_US_PHONE}`;
+}
+
+/** Where the phone number of a problem `phoneAbroadDetail` worded is from. */
+function phoneAbroad(error: FieldError): PhoneAbroad | undefined {
+  const [, place, areaCode, callingCode] = ABROAD_DETAIL.exec(error.detail) ?? [];
+  if (place && areaCode) return { place, areaCode };
+  return callingCode ? { callingCode } : undefined;
+}
 
 const isField = (name: string): name is FieldName => Object.hasOwn(FIELDS, name);
 
@@ -139,7 +169,12 @@ export function personMessage(error: FieldError, sent: { maxLength?: number; len
     }
     case 'unknown_field':
       return 'This form does not take this field; send the form from this page.';
-    default:
+    default: {
+      // A number from another country: where it is from, and what the person can do instead.
+      const abroad = field === 'phone' ? phoneAbroad(error) : undefined;
+      const instead = `${FIELDS.phone.ask.replace(/\.$/, '')}, or call us instead (our number is on this page).`;
+      if (abroad) return `${abroadWords(abroad).person} We call and text U.S. numbers only. ${instead}`;
       return field ? FIELDS[field].ask : 'Check this value.';
+    }
   }
 }

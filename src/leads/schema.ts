@@ -5,8 +5,8 @@
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
-import { CONTACT_WAYS, FIELDS, FREQUENCIES, NOT_SURE, OUTSIDE_US_PHONE } from './fields.ts';
-import { toE164UsPhone } from './phone.ts';
+import { CONTACT_WAYS, FIELDS, FREQUENCIES, NOT_SURE, phoneAbroadDetail } from './fields.ts';
+import { isUsRegion, readNanpPhone, regionName } from './phone.ts';
 import { phonePattern } from './phone-pattern.ts';
 
 /** Field limits, published as `maxLength` in the OpenAPI description. */
@@ -58,15 +58,23 @@ export function foreignCallingCode(sent: string): string | undefined {
   return code && code !== '1' ? code : undefined;
 }
 
+/**
+ * A 10-digit U.S. number: one of the +1 plan whose region is the United States or one of its
+ * territories (`US_REGIONS`). A number of another country, of the plan (Canada, the Caribbean) or
+ * not, is refused like any other, with words that say where it is from and what to do instead.
+ */
 const Phone = text(MAX_LENGTH.phone).transform((sent, ctx) => {
-  const e164 = toE164UsPhone(sent);
-  if (!e164) {
-    const abroad = foreignCallingCode(sent);
-    const message = abroad ? `phone has the country code +${abroad}: ${OUTSIDE_US_PHONE}` : `phone must be ${FIELDS.phone.expects}`;
-    ctx.addIssue({ code: 'custom', ...format(message) });
-    return z.NEVER;
-  }
-  return { sent, e164 };
+  const { e164, region, areaCode = '' } = readNanpPhone(sent);
+  if (e164 && region && isUsRegion(region)) return { sent, e164 };
+  const callingCode = foreignCallingCode(sent);
+  const message =
+    region && !isUsRegion(region)
+      ? phoneAbroadDetail({ place: regionName(region), areaCode })
+      : callingCode
+        ? phoneAbroadDetail({ callingCode })
+        : `phone must be ${FIELDS.phone.expects}`;
+  ctx.addIssue({ code: 'custom', ...format(message) });
+  return z.NEVER;
 });
 
 const Email = text(MAX_LENGTH.email).pipe(z.email(format(`email must be ${FIELDS.email.expects}`)));
@@ -198,7 +206,7 @@ const trimmedText = (unsafe: string, mayBeEmpty = false) => {
  */
 export const PUBLISHED_PATTERNS = {
   name: trimmedText(NOT_IN_ONE_LINE),
-  // PHONE_SYNTAX with libphonenumber's numbers in service, derived from its data (`phone-pattern.ts`).
+  // PHONE_SYNTAX with libphonenumber's U.S. numbers in service, derived from its data (`phone-pattern.ts`).
   get phone() {
     return phonePattern();
   },

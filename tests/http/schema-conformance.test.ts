@@ -2,16 +2,22 @@
  * The published schema never contradicts the server. Bodies are generated from the lead schemas of
  * the OpenAPI description the site serves as `/openapi.json` (fast-check, through
  * `schemaArbitrary`), then broken field by field with values chosen to sit on each rule's edge, and
- * each is sent in process with the rate limit out of the way. Every body the schema accepts (ajv,
- * JSON Schema 2020-12) must be stored (201, or 409 for a repeat); every body it refuses must get a
- * 422 whose `errors` point exactly where the validator points. The one exception is the rule the
- * schema states in words because it depends on the clock (a consent timestamp ahead of it).
+ * each is sent in process, to both lead paths (`/api/v1/leads` and its alias `/api/leads`), with
+ * the rate limit out of the way. Every body the schema accepts (ajv, JSON Schema 2020-12) must be
+ * stored (201, or 409 for a repeat); every body it refuses must get a 422 whose `errors` point
+ * exactly where the validator points. The one exception is the rule the schema states in words
+ * because it depends on the clock (a consent timestamp ahead of it). The phone's pattern holds the
+ * whole +1 plan as the server does: a number of the United States or its territories is taken, one
+ * of the plan's other countries (Canada, the Caribbean) refused.
  */
 import fc from 'fast-check';
+import { getCountries, getCountryCallingCode, getExampleNumber } from 'libphonenumber-js/max';
+import examples from 'libphonenumber-js/examples.mobile.json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/discovery/openapi.ts';
 import { FIELDS as LEAD_FIELDS, PREFERRED_DATES_DAYS_AHEAD, type FieldName } from '../../src/leads/fields.ts';
 import { CONSENT_CLOCK_SKEW_MS, MAX_LENGTH } from '../../src/leads/schema.ts';
+import { validateLead } from '../../src/leads/validate.ts';
 import type { RateLimiter } from '../../src/limiter/rate-limiter.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 import { company, contact, offer, promise, quote } from '../support/fixtures.ts';
@@ -29,6 +35,9 @@ const doc = openApiDocument('http://localhost:4321', offer(), company());
 const oracle = schemaOracle(doc, { consentSkewMs: CONSENT_CLOCK_SKEW_MS, timeZone: promise().timeZone, daysAhead: PREFERRED_DATES_DAYS_AHEAD });
 const schema = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const BODY_LIMIT = 20_000;
+/** Both lead paths: the alias behaves the same in every respect. */
+const PATHS = ['/api/v1/leads', '/api/leads'] as const;
+type LeadPath = (typeof PATHS)[number];
 
 let app: TestApp;
 beforeAll(async () => {
@@ -85,6 +94,20 @@ const EDGES: Record<FieldName, unknown[]> = {
     '503--555--0142',
     '(503)5550142',
     '800 555 0142',
+    // The +1 plan: the United States' territories are U.S. numbers, its other countries are not.
+    '+1 787 555 0134',
+    '(939) 555-0134',
+    '+1 340 555 0134',
+    '+1 671 555 0134',
+    '+1 670 555 0134',
+    '+1 684 622 1234',
+    '+1 684 555 0134',
+    '+1 604 555 0134',
+    '604-555-0134',
+    '+1 242 225 1234',
+    '+1 441 555 0134',
+    '+1 876 927 1234',
+    '+1 600 555 0134',
   ],
   email: ['jane@example.com', ' jane@example.com ', 'jane@example', 'jane@@example.com', 'jane@example..com', 'jané@example.com', 'a@b.co', '@example.com'],
   bedrooms: ['0', '00', '20', '21', '3', ' 3 ', '1.5', '-1', 'not sure', 'Not sure', 'not  sure', ' not sure ', 3],
@@ -171,21 +194,22 @@ const EDGES: Record<FieldName, unknown[]> = {
 };
 const OTHER_TYPES = [null, 0, 3.5, true, [], {}, ['Deep clean']];
 
-/** Sends `body` and holds the answer against the schema's verdict. */
-async function holdsToSchema(body: Body): Promise<void> {
+/** Sends `body` to `path` and holds the answer against the schema's verdict; the verdict, for a caller that expects one. */
+async function holdsToSchema(body: Body, path: LeadPath = PATHS[0]): Promise<'stored' | 'refused' | 'too large'> {
   const json = JSON.stringify(body);
-  if (Buffer.byteLength(json) > BODY_LIMIT) return;
+  if (Buffer.byteLength(json) > BODY_LIMIT) return 'too large';
   const verdict = oracle.judge(body);
   const clock = oracle.clock(body);
-  const reply = await postJson(app, '/api/v1/leads', json);
-  const what = `${json.slice(0, 400)} -> ${reply.status} ${reply.text.slice(0, 600)}`;
+  const reply = await postJson(app, path, json);
+  const what = `${path} ${json.slice(0, 400)} -> ${reply.status} ${reply.text.slice(0, 600)}`;
   if (verdict.valid && clock.size === 0) {
     expect([201, 409], `the schema accepts it, so it is stored: ${what}`).toContain(reply.status);
-    return;
+    return 'stored';
   }
   expect(reply.status, `the schema refuses it (${[...verdict.pointers, ...clock].join(' ')}): ${what}`).toBe(422);
   const pointed = new Set<string>(reply.json.errors.map((e: { pointer: string }) => e.pointer));
   expect([...pointed].sort(), what).toEqual([...new Set([...verdict.pointers, ...clock])].sort());
+  return 'refused';
 }
 
 /** A body with `key` set as JSON would carry it (`__proto__` as an own member). */
@@ -196,24 +220,52 @@ function withMember(body: Body, key: string, value: unknown): Body {
 }
 
 describe('the published lead schema and the server agree', () => {
-  it('on every field of both forms set to each value on the edge of its rule, or of another type, or left out', async () => {
+  it('on every field of both forms set to each value on the edge of its rule, or of another type, or left out, on both paths', async () => {
     let sent = 0;
-    for (const base of [quote(), contact()]) {
-      for (const field of FIELDS) {
-        const strings = typeof EDGES[field][0] === 'string' ? TEXT_EDGES : [];
-        for (const value of [...EDGES[field], ...strings, ...OTHER_TYPES]) {
-          await holdsToSchema(withMember(base, field, value));
-          sent++;
+    for (const path of PATHS)
+      for (const base of [quote(), contact()]) {
+        for (const field of FIELDS) {
+          const strings = typeof EDGES[field][0] === 'string' ? TEXT_EDGES : [];
+          for (const value of [...EDGES[field], ...strings, ...OTHER_TYPES]) {
+            await holdsToSchema(withMember(base, field, value), path);
+            sent++;
+          }
+          const { [field]: _, ...without } = base;
+          await holdsToSchema(without, path);
         }
-        const { [field]: _, ...without } = base;
-        await holdsToSchema(without);
+        for (const key of STRANGERS) await holdsToSchema(withMember(base, key, 'x'), path);
       }
-      for (const key of STRANGERS) await holdsToSchema(withMember(base, key, 'x'));
-    }
-    expect(sent).toBeGreaterThan(500);
-  }, 60_000);
+    expect(sent).toBeGreaterThan(1000);
+  }, 120_000);
 
-  it('on thousands of bodies the schemas generate, as they are and with members replaced, removed or added', async () => {
+  it("on the phone numbers of the whole +1 plan, on both paths: a U.S. region's number is stored, any other country's refused", async () => {
+    // The United States and its territories: Puerto Rico, the U.S. Virgin Islands, Guam, the Northern Mariana Islands, American Samoa.
+    const us = new Set(['US', 'PR', 'VI', 'GU', 'MP', 'AS']);
+    const regions = getCountries().filter((region) => getCountryCallingCode(region) === '1');
+    expect(regions).toEqual(expect.arrayContaining([...us, 'CA', 'BS', 'JM', 'BM']));
+    for (const path of PATHS) {
+      // The phone library's own example number of each region of the plan, on both forms.
+      for (const region of regions) {
+        const phone = getExampleNumber(region, examples)!.formatInternational();
+        for (const base of [quote(), contact()])
+          expect(await holdsToSchema({ ...base, phone }, path), `${region} ${phone}`).toBe(us.has(region) ? 'stored' : 'refused');
+      }
+      // Every area code, with an exchange and a line most of them have in service.
+      for (let area = 200; area <= 999; area++) await holdsToSchema({ ...quote(), phone: `(${area}) 555-0134` }, path);
+    }
+    // And, without HTTP, the published pattern against the validation on many more numbers of the plan.
+    const pattern = new RegExp(doc.components.schemas.Phone.pattern);
+    const disagree: string[] = [];
+    for (let area = 200; area <= 999; area++)
+      for (let exchange = 200 + (area % 47); exchange <= 999; exchange += 47)
+        for (const line of ['0134', '4321']) {
+          const phone = `${area}-${exchange}-${line}`;
+          if (pattern.test(phone) !== validateLead(quote({ phone })).ok) disagree.push(phone);
+        }
+    expect(disagree).toEqual([]);
+  }, 120_000);
+
+  it('on thousands of bodies the schemas generate, as they are and with members replaced, removed or added, on either path', async () => {
     const valid = fc.oneof(schemaArbitrary(doc, schema('QuoteRequest')), schemaArbitrary(doc, schema('ContactMessage'))) as fc.Arbitrary<Body>;
     const edge = fc.constantFrom(...FIELDS).chain((field) => fc.tuple(fc.constant<string>(field), fc.constantFrom(...EDGES[field], ...TEXT_EDGES)));
     const anyValue = fc.tuple(
@@ -227,6 +279,12 @@ describe('the published lead schema and the server agree', () => {
         for (const [key, value] of set) out = withMember(out, key, value);
         return out;
       });
-    await fc.assert(fc.asyncProperty(fc.oneof({ arbitrary: valid, weight: 1 }, { arbitrary: broken, weight: 3 }), holdsToSchema), { numRuns: 4000 });
+    const body = fc.oneof({ arbitrary: valid, weight: 1 }, { arbitrary: broken, weight: 3 });
+    await fc.assert(
+      fc.asyncProperty(body, fc.constantFrom(...PATHS), async (b, path) => {
+        await holdsToSchema(b, path);
+      }),
+      { numRuns: 4000 },
+    );
   }, 180_000);
 });

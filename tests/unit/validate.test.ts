@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { personMessage } from '../../src/leads/fields.ts';
 import { validateLead, jsonPointer } from '../../src/leads/validate.ts';
 import { contact, quote } from '../support/fixtures.ts';
 
@@ -158,6 +159,69 @@ describe('validateLead', () => {
     }
     // A U.S. number that is wrong is not "from another country": it gets the rule itself.
     expect(errorsOf(quote({ phone: '+1 211 555 0142' })).errors[0]!.detail).toMatch(/^phone must be a 10-digit U\.S\. phone number/);
+  });
+
+  it('takes U.S. numbers, those of the territories included, and refuses the other countries of the +1 plan, saying where each is from', () => {
+    const stored = (phone: string) => {
+      const v = validateLead(quote({ phone }));
+      return v.ok ? v.lead.data.phone.e164 : v.errors;
+    };
+    // The United States, a toll-free number, and its territories: Puerto Rico, the U.S. Virgin Islands, Guam, the Northern Mariana Islands, American Samoa.
+    expect(stored('(503) 555-0142')).toBe('+15035550142');
+    expect(stored('+1 212 555 0134')).toBe('+12125550134');
+    expect(stored('1-800-555-0142')).toBe('+18005550142');
+    expect(stored('+1 787 555 0134')).toBe('+17875550134');
+    expect(stored('(939) 555-0134')).toBe('+19395550134');
+    expect(stored('+1 340 555 0134')).toBe('+13405550134');
+    expect(stored('+1 671 555 0134')).toBe('+16715550134');
+    expect(stored('+1 670 555 0134')).toBe('+16705550134');
+    expect(stored('+1 684 622 1234')).toBe('+16846221234');
+    const instead =
+      "the company calls and texts U.S. numbers only. Send the customer's 10-digit U.S. phone number instead; a customer without " +
+      "one can call the office, whose number is on every page of the company's site, rather than send this request";
+    const refused = (detail: string) => [{ pointer: '#/phone', code: 'invalid_format', detail }];
+    expect(stored('+1 604 555 0134')).toEqual(refused(`phone is a number in Canada (area code 604), not in the United States: ${instead}`));
+    expect(stored('604-555-0134')).toEqual(refused(`phone is a number in Canada (area code 604), not in the United States: ${instead}`));
+    expect(stored('1 (416) 555-0134')).toEqual(refused(`phone is a number in Canada (area code 416), not in the United States: ${instead}`));
+    expect(stored('+1 242 225 1234')).toEqual(refused(`phone is a number in the Bahamas (area code 242), not in the United States: ${instead}`));
+    expect(stored('+1 876 927 1234')).toEqual(refused(`phone is a number in Jamaica (area code 876), not in the United States: ${instead}`));
+    expect(stored('+1 809 555 0134')).toEqual(refused(`phone is a number in the Dominican Republic (area code 809), not in the United States: ${instead}`));
+    // Bermuda's area code with an exchange not in service there: still Bermuda's.
+    expect(stored('+1 441 555 0134')).toEqual(refused(`phone is a number in Bermuda (area code 441), not in the United States: ${instead}`));
+    // American Samoa's area code with an exchange not in service: a U.S. number that is wrong, told the rule itself.
+    expect(stored('+1 684 555 0134')).toEqual(
+      refused('phone must be a 10-digit U.S. phone number with an area code in service, as a string such as "(503) 555-0142"'),
+    );
+    // The contact form refuses them alike.
+    expect(codes(contact({ phone: '+1 604 555 0134' }))).toEqual({ '#/phone': 'invalid_format' });
+    expect(validateLead(contact({ phone: '+1 787 555 0134' })).ok).toBe(true);
+  });
+
+  it('tells a person on the web form, in plain words, that a number of another country is not taken, and what to do', () => {
+    const told = (phone: string) => personMessage(errorsOf(contact({ phone })).errors[0]!);
+    expect(told('+1 604 555 0134')).toBe(
+      'This is a number in Canada (area code 604). We call and text U.S. numbers only. Enter a 10-digit U.S. phone number, such as ' +
+        '(503) 555-0142, or call us instead (our number is on this page).',
+    );
+    expect(told('+1 242 225 1234')).toBe(
+      'This is a number in the Bahamas (area code 242). We call and text U.S. numbers only. Enter a 10-digit U.S. phone number, such ' +
+        'as (503) 555-0142, or call us instead (our number is on this page).',
+    );
+    expect(told('+44 20 7946 0958')).toBe(
+      'This number has the country code +44. We call and text U.S. numbers only. Enter a 10-digit U.S. phone number, such as ' +
+        '(503) 555-0142, or call us instead (our number is on this page).',
+    );
+    expect(told('555-0142')).toBe('Enter a 10-digit U.S. phone number, such as (503) 555-0142.');
+  });
+
+  it('says what a consentTimestamp looks like without a second rule about offsets (the documents say to send it in UTC)', () => {
+    expect(errorsOf(quote({ consentTimestamp: '2026-11-22' })).errors).toEqual([
+      {
+        pointer: '#/consentTimestamp',
+        code: 'invalid_format',
+        detail: 'consentTimestamp must be an RFC 3339 date-time, as a string such as "2026-11-22T17:03:00Z"',
+      },
+    ]);
   });
 
   it('refuses a body that is not a JSON object', () => {
