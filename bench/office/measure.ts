@@ -35,7 +35,7 @@ async function overviewOnStore(
   try {
     const weeks = weekStarts(new Date(), 'America/Los_Angeles');
     return {
-      'counts by status (store)': await medianOf(repeat, () => store.statusCounts(weeks.at(-2)!)),
+      'counts by status (store)': await medianOf(repeat, () => store.statusCounts(weeks.at(-2)!, new Date())),
       'leads per week (store)': await medianOf(repeat, () => store.leadsPerWeek(weeks, SERVICES)),
     };
   } finally {

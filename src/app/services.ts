@@ -11,6 +11,7 @@ import { RATE_LIMIT } from '../service-facts.ts';
 import { nobodysHash } from '../office/passwords.ts';
 import { publishedOffer } from '../site/form-words.ts';
 import { company } from '../site/company.ts';
+import { answerBy } from '../leads/next-step.ts';
 import { createLeadStore } from '../store/index.ts';
 import { composeServices, StartupError, type Composition } from './compose.ts';
 import { createLogger, logFormat } from './logger.ts';
@@ -39,6 +40,9 @@ async function open(): Promise<Composition> {
   });
   // Made now, so that the first sign-in with an unknown e-mail takes no longer than any other.
   await nobodysHash();
+  // Leads stored before their answer-by instant was kept get it once, from the promise as it is today.
+  const kept = await store.keepAnswerBy((receivedAt) => answerBy(receivedAt, promise));
+  if (kept > 0) logger.info({ leads: kept }, 'answer-by instants worked out for leads stored before they were kept');
   return composeServices({
     config,
     logger,

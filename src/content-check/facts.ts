@@ -15,6 +15,7 @@ const PostalCode = z
 
 const HOURS = '{ days: Monday to Friday, opens: 8 am, closes: 6 pm }';
 const TOWN = '{ town: Portland, Oregon, postalCodes: [97201, 97202] }';
+const CLOSED_DAY = '{ date: 2026-11-26, name: Thanksgiving Day }';
 
 export const company = z.strictObject(
   {
@@ -73,12 +74,29 @@ export const company = z.strictObject(
       },
       must('list each ZIP code once, under one town', TOWN),
     ),
+    /**
+     * The days the office is closed (holidays), each a date and optionally its name: no working day,
+     * no phone answered. A day gone by is kept as written and ignored, never a mistake.
+     */
+    closedDays: list(
+      'closed days',
+      z.strictObject(
+        {
+          date: z.date({ error: rule('a date written YYYY-MM-DD', '2026-11-26') }),
+          name: text('the name of the day', 2, 60, 'Thanksgiving Day').optional(),
+        },
+        { error: group('a closed day with its date, and its name if you like', 'date and name', CLOSED_DAY) },
+      ),
+      0,
+      60,
+      `[${CLOSED_DAY}]`,
+    ).optional(),
     /** The office's time zone (an IANA name): the office's e-mail gives each lead's receipt time in it. */
     timeZone: z
       .string({ error: rule('a time zone', 'America/Los_Angeles') })
       .refine((s) => Intl.supportedValuesOf('timeZone').includes(s) || s === 'UTC', must('be a time zone by its standard name', 'America/Los_Angeles')),
   },
-  { error: group("the company's details", 'name, phone, email, hours, answersWithin, serviceArea and timeZone', 'phone: (503) 555-0100') },
+  { error: group("the company's details", 'name, phone, email, hours, answersWithin, serviceArea, closedDays and timeZone', 'phone: (503) 555-0100') },
 );
 
 const REVIEW = '{ name: Maria L., date: 2026-10-12, text: The team was on time and careful with our floors. }';

@@ -48,6 +48,7 @@ const ITEM: Readonly<Record<string, string>> = {
   postalCodes: 'ZIP code',
   services: 'cleaning',
   topics: 'topic',
+  closedDays: 'day',
 };
 
 /** A field's name as an editor reads the file: "fields → email → label", "reviews → review 2 → date" (counted from 1). */

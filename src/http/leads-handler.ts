@@ -3,7 +3,7 @@
  * order of checks (first failure wins), rate-limit headers on every answer.
  */
 import { takeLead, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
-import { whatHappensNext } from '../leads/next-step.ts';
+import { keptPromise, whatHappensNext } from '../leads/next-step.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { Problem } from '../problems/problem.ts';
 import { RATE_LIMIT, REPLAY_WINDOW_TEXT } from '../service-facts.ts';
@@ -70,7 +70,7 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
   const outcome = await takeLead(services.intake, {
     body,
     meta,
-    business: { timeZone: services.promise.timeZone, serviceArea: services.serviceArea },
+    business: { promise: services.promise, serviceArea: services.serviceArea },
     idempotency: () => {
       const key = parseIdempotencyKey(request.headers.get('idempotency-key'));
       return key === undefined ? undefined : { key, boundTo: body };
@@ -79,9 +79,9 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
   switch (outcome.kind) {
     case 'created':
     case 'replayed': {
-      // What happens next is the promise's, from the time the lead came: a replay says the same.
-      const outsideArea = outcome.receipt.inServiceArea === false;
-      const receipt = { ...outcome.receipt, whatHappensNext: whatHappensNext(new Date(outcome.receipt.receivedAt), services.promise, { outsideArea }) };
+      // What happens next is the promise stored with the lead: a replay says the same.
+      const next = { outsideArea: outcome.receipt.inServiceArea === false, ...keptPromise(outcome) };
+      const receipt = { ...outcome.receipt, whatHappensNext: whatHappensNext(new Date(outcome.receipt.receivedAt), services.promise, next) };
       return jsonResponse(201, receipt, outcome.kind === 'replayed' ? { 'Idempotent-Replayed': 'true' } : {});
     }
     case 'invalid': {
@@ -100,7 +100,10 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
       throw new Problem('duplicate_submission', `The same lead was already accepted in the last ${REPLAY_WINDOW_TEXT}.`, {
         leadId: outcome.leadId,
         reference: outcome.reference,
-        whatHappensNext: whatHappensNext(new Date(outcome.receivedAt), services.promise, { outsideArea: outcome.inServiceArea === false }),
+        whatHappensNext: whatHappensNext(new Date(outcome.receivedAt), services.promise, {
+          outsideArea: outcome.inServiceArea === false,
+          ...keptPromise(outcome),
+        }),
       });
     case 'unavailable':
       throw unavailable(outcome.maybeStored, outcome.cause, ctx);

@@ -6,6 +6,7 @@
  * reached included: the API turns outcomes into problem documents, the forms into words.
  */
 import { requestHash, toLeadRecord, type Receipt, type SubmissionMeta } from './lead.ts';
+import { answerBy, type CallBackPromise } from './next-step.ts';
 import type { ServiceArea } from './service-area.ts';
 import { CommitOutcomeUnknownError, StoreUnavailableError, type LeadIntake } from './store.ts';
 import { dateWindow, validateLead, type FieldError, type ValidLead } from './validate.ts';
@@ -25,8 +26,11 @@ export interface LeadOffer {
   idempotency?: () => { key: string; boundTo: unknown } | undefined;
   /** A last word of the door on a valid lead before it is stored: `false` holds it back. */
   admit?: (lead: ValidLead) => boolean;
-  /** The company's time zone (preferred dates count from today there), and the ZIP codes it serves. */
-  business: { timeZone: string; serviceArea: ServiceArea };
+  /**
+   * The company's promise (its time zone, where preferred dates count from today, and the answer-by
+   * instant stored with the lead), and the ZIP codes it serves.
+   */
+  business: { promise: CallBackPromise; serviceArea: ServiceArea };
   /** The reference the sender was already given (a submission the office released from suspected spam). */
   reference?: string;
 }
@@ -35,21 +39,26 @@ export interface LeadOffer {
 export type IntakeOutcome =
   | { kind: 'invalid'; errors: FieldError[]; consentMissing: boolean }
   | { kind: 'held' }
-  | { kind: 'created'; receipt: Receipt }
-  | { kind: 'replayed'; receipt: Receipt }
+  /** `answerBy`: the stored lead's answer-by instant, which its `whatHappensNext` names. */
+  | { kind: 'created'; receipt: Receipt; answerBy?: string }
+  | { kind: 'replayed'; receipt: Receipt; answerBy?: string }
   | { kind: 'key_reused' }
   /** `inServiceArea` as the first lead's, which had the same ZIP code. */
-  | { kind: 'duplicate'; leadId: string; reference: string; receivedAt: string; inServiceArea?: boolean }
+  | { kind: 'duplicate'; leadId: string; reference: string; receivedAt: string; inServiceArea?: boolean; answerBy?: string }
   /** The store could not take it; `maybeStored` when the commit's outcome is unknown. */
   | { kind: 'unavailable'; maybeStored: boolean; cause: StoreUnavailableError };
 
 /** Takes in `offer` through `store`; only an unexpected failure (a bug) is thrown. */
 export async function takeLead(store: Pick<LeadIntake, 'submit'>, offer: LeadOffer): Promise<IntakeOutcome> {
-  const validation = validateLead(offer.body, dateWindow(offer.meta.now, offer.business.timeZone));
+  const validation = validateLead(offer.body, dateWindow(offer.meta.now, offer.business.promise.timeZone));
   if (!validation.ok) return { kind: 'invalid', errors: validation.errors, consentMissing: validation.consentMissing };
   if (offer.admit && !offer.admit(validation.lead)) return { kind: 'held' };
   const idempotency = offer.idempotency?.();
-  const record = { ...toLeadRecord(validation.lead, offer.meta, offer.business.serviceArea), ...(offer.reference && { reference: offer.reference }) };
+  const record = {
+    ...toLeadRecord(validation.lead, offer.meta, offer.business.serviceArea),
+    ...(offer.reference && { reference: offer.reference }),
+    answerBy: answerBy(offer.meta.now, offer.business.promise).toISOString(),
+  };
   try {
     const outcome = await store.submit(record, idempotency && { key: idempotency.key, requestHash: requestHash(idempotency.boundTo) });
     return outcome.kind === 'duplicate' && record.inServiceArea !== undefined ? { ...outcome, inServiceArea: record.inServiceArea } : outcome;

@@ -52,6 +52,11 @@ export interface LeadRecord {
   consent: ConsentEvidence;
   /** Whether the home's ZIP code (`postalCode`) was in the service area when the lead came; absent without one. */
   inServiceArea?: boolean;
+  /**
+   * The instant the customer was promised an answer by (UTC), as `whatHappensNext` named it when the
+   * lead was acknowledged: stored with it, never worked out again. Absent only on a record being made.
+   */
+  answerBy?: string;
   /** The disclosure `consent.disclosureVersion` names, stored once per version beside the leads. */
   disclosure?: Disclosure;
 }
@@ -63,6 +68,8 @@ export interface SubmissionMeta {
   channel: Channel;
   /** The disclosure the person saw (web form only). */
   disclosure?: Disclosure;
+  /** The answer-by instant the sender was given, kept with a submission held back as suspected spam. */
+  answerBy?: string;
   clientAddress: string;
   userAgent: string | null;
   now: Date;

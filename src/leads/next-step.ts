@@ -6,7 +6,7 @@
  * working day from Monday to Friday, it names Monday.
  */
 
-import { dateFormat, perMinute } from '../lib/time.ts';
+import { DAY_MS, dateFormat, perMinute } from '../lib/time.ts';
 
 /** The days of the week as the content names them, Sunday first (as `Date#getUTCDay` counts). */
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
@@ -20,15 +20,24 @@ export interface OpeningHours {
   words: { days: string; opens: string; closes: string };
 }
 
+/** A day the office is closed (a holiday), as the editors list it: its local date, and its name if given. */
+export interface ClosedDay {
+  /** `YYYY-MM-DD`, in the office's time zone. */
+  date: string;
+  name?: string;
+}
+
 /** What the business promises about answering a request. */
 export interface CallBackPromise {
   companyName: string;
   timeZone: string;
   /** It answers every request within this many working days... */
   workingDays: number;
-  /** ...a working day being one of these (0 is Sunday). */
+  /** ...a working day being one of these (0 is Sunday)... */
   on: number[];
   hours: OpeningHours[];
+  /** ...and not one of these: neither a working day nor a day the phone is answered. */
+  closed?: readonly ClosedDay[];
 }
 
 /** The local calendar date and time of `at` in `timeZone`, to the minute. */
@@ -48,8 +57,60 @@ const addDays = (date: Date, days: number) => new Date(date.getTime() + days * 2
 /** "Monday, November 30". */
 const dayWords = (date: Date) => dateFormat('en-US', { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric' }).format(date);
 
-/** The hours of a weekday, if the office is open that day. */
-const hoursOn = (promise: CallBackPromise, weekday: number) => promise.hours.find((h) => h.days.includes(weekday));
+/** `YYYY-MM-DD` of a calendar date. */
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/** Whether the office is closed all day on `date` (a calendar date, as a UTC midnight). */
+const isClosed = (promise: CallBackPromise, date: Date) => promise.closed?.some((c) => c.date === isoDay(date)) ?? false;
+
+/** The hours of a calendar date, if the office is open that day. */
+const hoursOn = (promise: CallBackPromise, date: Date) => (isClosed(promise, date) ? undefined : promise.hours.find((h) => h.days.includes(date.getUTCDay())));
+
+/** The instant of `minutes` after local midnight of `date` (a calendar date) in `timeZone`. */
+function instantOf(date: Date, minutes: number, timeZone: string): Date {
+  const wall = date.getTime() + minutes * 60_000;
+  // The zone's offset at a guess, then again at the answer: right across a clock change.
+  let at = new Date(wall);
+  for (let i = 0; i < 2; i++) {
+    const l = local(at, timeZone);
+    const shown = Date.UTC(l.y, l.m - 1, l.d) + l.minutes * 60_000;
+    at = new Date(at.getTime() + (wall - shown));
+  }
+  return at;
+}
+
+/** The promise's last working day for a request received on `today` (a calendar date): counted from the day after. */
+function lastWorkingDay(today: Date, promise: CallBackPromise): Date {
+  let deadline = today;
+  for (let counted = 0, i = 1; counted < promise.workingDays && i <= 366; i++) {
+    deadline = addDays(today, i);
+    if (promise.on.includes(deadline.getUTCDay()) && !isClosed(promise, deadline)) counted++;
+  }
+  return deadline;
+}
+
+/**
+ * The instant a request received at `receivedAt` is promised an answer by (its answer-by time): the
+ * office's closing time on the promise's last working day, or that day's end when the phone is not
+ * answered then. Stored with the lead when it is acknowledged, and never worked out again.
+ */
+export function answerBy(receivedAt: Date, promise: CallBackPromise): Date {
+  const now = local(receivedAt, promise.timeZone);
+  const deadline = lastWorkingDay(new Date(Date.UTC(now.y, now.m - 1, now.d)), promise);
+  const closing = hoursOn(promise, deadline);
+  return closing ? instantOf(deadline, closing.closes, promise.timeZone) : instantOf(addDays(deadline, 1), 0, promise.timeZone);
+}
+
+/** "by 6 pm on Monday, November 30" (in the editors' words for the closing time), or "by the end of …" for a day's end. */
+function byWords(at: Date, promise: CallBackPromise): string {
+  const l = local(at, promise.timeZone);
+  const date = new Date(Date.UTC(l.y, l.m - 1, l.d));
+  if (l.minutes === 0) return `by the end of ${dayWords(addDays(date, -1))}`;
+  const closing = promise.hours.find((h) => h.days.includes(date.getUTCDay()) && h.closes === l.minutes);
+  const hour = Math.floor(l.minutes / 60);
+  const time = `${hour % 12 || 12}${l.minutes % 60 ? `:${String(l.minutes % 60).padStart(2, '0')}` : ''} ${hour < 12 ? 'am' : 'pm'}`;
+  return `by ${closing?.words.closes ?? time} on ${dayWords(date)}`;
+}
 
 /** "one working day", "2 working days". */
 const withinWords = (n: number) => `${n === 1 ? 'one' : String(n)} working day${n === 1 ? '' : 's'}`;
@@ -57,32 +118,51 @@ const withinWords = (n: number) => `${n === 1 ? 'one' : String(n)} working day${
 /** The promise alone, for a page that knows no time of request: "Example Cleaning Co. answers every request within one working day". */
 export const promiseWords = (promise: CallBackPromise) => `${promise.companyName} answers every request within ${withinWords(promise.workingDays)}`;
 
-/** The sentence for a request received at `receivedAt`; `outsideArea` adds that the home is outside the area served. */
-export function whatHappensNext(receivedAt: Date, promise: CallBackPromise, options: { outsideArea?: boolean } = {}): string {
+/** The answer-by instant a stored lead was promised, as `whatHappensNext` takes it (none on a lead stored before it was kept). */
+export const keptPromise = (lead: { answerBy?: string }) => (lead.answerBy ? { answerBy: new Date(lead.answerBy) } : {});
+
+/**
+ * The sentence for a request received at `receivedAt`, promised an answer by `options.answerBy` (the
+ * instant stored with the lead; worked out from the promise when not given); `outsideArea` adds that
+ * the home is outside the area served.
+ */
+export function whatHappensNext(receivedAt: Date, promise: CallBackPromise, options: { outsideArea?: boolean; answerBy?: Date } = {}): string {
   const now = local(receivedAt, promise.timeZone);
   const today = new Date(Date.UTC(now.y, now.m - 1, now.d));
-  // The promise's last working day, counted from the day after the request's.
-  let deadline = today;
-  for (let counted = 0, i = 1; counted < promise.workingDays && i <= 366; i++) {
-    deadline = addDays(today, i);
-    if (promise.on.includes(deadline.getUTCDay())) counted++;
-  }
-  const closing = hoursOn(promise, deadline.getUTCDay());
-  const by = closing ? `by ${closing.words.closes} on ${dayWords(deadline)}` : `by the end of ${dayWords(deadline)}`;
+  const by = byWords(options.answerBy ?? answerBy(receivedAt, promise), promise);
   // Open now, or when it opens next.
-  const open = hoursOn(promise, now.weekday);
+  const open = hoursOn(promise, today);
   let opening: string;
   if (open && now.minutes >= open.opens && now.minutes < open.closes) opening = `the office is open now, until ${open.words.closes}`;
   else {
     let next: { date: Date; hours: OpeningHours } | undefined;
     if (open && now.minutes < open.opens) next = { date: today, hours: open };
-    for (let i = 1; !next && i <= 7; i++) {
+    for (let i = 1; !next && i <= 31; i++) {
       const day = addDays(today, i);
-      const hours = hoursOn(promise, day.getUTCDay());
+      const hours = hoursOn(promise, day);
       if (hours) next = { date: day, hours };
     }
     opening = next ? `its phone is next answered ${next.date === today ? 'today' : `on ${dayWords(next.date)}`}, from ${next.hours.words.opens}` : '';
   }
   const area = options.outsideArea ? '; the home is outside the area it usually serves, so the office will say whether it can come' : '';
   return `${promiseWords(promise)}: expect to hear from the office ${by} at the latest${opening ? ` (${opening})` : ''}${area}.`;
+}
+
+/**
+ * The working time between two instants, in minutes: the office's opening hours on the days of its
+ * promise (its working days), less its closed days. Sent on Friday at 5 pm and first contacted on
+ * Monday at 9 am, with the phone answered 8 to 6 on weekdays, a request waited 120 working minutes.
+ */
+export function workingMinutes(from: Date, to: Date, promise: CallBackPromise): number {
+  if (to <= from) return 0;
+  const start = local(from, promise.timeZone);
+  let day = new Date(Date.UTC(start.y, start.m - 1, start.d));
+  let total = 0;
+  for (let i = 0; i <= 400 && day.getTime() <= to.getTime() + DAY_MS; i++, day = addDays(day, 1)) {
+    const hours = promise.on.includes(day.getUTCDay()) ? hoursOn(promise, day) : undefined;
+    if (!hours) continue;
+    const [opens, closes] = [instantOf(day, hours.opens, promise.timeZone), instantOf(day, hours.closes, promise.timeZone)];
+    total += Math.max(0, Math.min(closes.getTime(), to.getTime()) - Math.max(opens.getTime(), from.getTime()));
+  }
+  return Math.round(total / 60_000);
 }

@@ -16,12 +16,21 @@ export interface IdempotencyClaim {
   requestHash: string;
 }
 
-/** What storing one submission came to. */
+/** What storing one submission came to; `answerBy` is the stored lead's (absent on a lead stored before it was kept). */
 export type SubmitOutcome =
-  | { kind: 'created'; receipt: Receipt }
-  | { kind: 'replayed'; receipt: Receipt }
+  | { kind: 'created'; receipt: Receipt; answerBy?: string }
+  | { kind: 'replayed'; receipt: Receipt; answerBy?: string }
   | { kind: 'key_reused' }
-  | { kind: 'duplicate'; leadId: string; reference: string; receivedAt: string };
+  | { kind: 'duplicate'; leadId: string; reference: string; receivedAt: string; answerBy?: string };
+
+/** The first answer to an idempotency key, as a store keeps it for a replay: the receipt, and the answer-by instant its sentence named. */
+export const answerToKeep = (receipt: Receipt, lead: Pick<LeadRecord, 'answerBy'>) => JSON.stringify({ ...receipt, answerBy: lead.answerBy });
+
+/** A kept first answer, read back: its receipt (the 201's body), and its answer-by instant when one was kept. */
+export function storedAnswer(kept: string | (Receipt & { answerBy?: string })): { receipt: Receipt; answerBy?: string } {
+  const { answerBy, ...receipt } = typeof kept === 'string' ? (JSON.parse(kept) as Receipt & { answerBy?: string }) : kept;
+  return { receipt, ...(answerBy && { answerBy }) };
+}
 
 /**
  * Thrown when the store cannot be reached, is busy beyond its timeout, or cannot write (a full
@@ -193,6 +202,11 @@ export interface LeadRecords {
    * end of the purge's last step (`isLastPurgeStep`) no byte of what the purge removed is left.
    */
   purgeStep(step: PurgeStep): Promise<Purged>;
+  /**
+   * Gives each lead stored before answer-by instants were kept its instant, `answerOf` its receipt
+   * time (the promise as the content says it on the day of the upgrade); resolves with how many.
+   */
+  keepAnswerBy(answerOf: (receivedAt: Date) => Date): Promise<number>;
 }
 
 /** The outbox of the office's e-mail about each new lead, as its sender and the office's command reach it. */

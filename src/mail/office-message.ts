@@ -157,8 +157,11 @@ export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): O
   const address = oneLine(lead.emailNormalised, 254);
   const canReply = LOOKS_LIKE_ADDRESS.test(address);
 
+  // The promise the customer was given: the office answers by then.
+  const promised = lead.answerBy ? [`Answer by: ${receivedWords(lead.answerBy, settings.company.timeZone)} (the customer was told to expect it by then)`] : [];
   const text = [
     `${what} from ${name}, received ${received}.`,
+    ...promised,
     `Reference: ${lead.reference} (the customer was given it, and may quote it)`,
     '',
     ...rows,

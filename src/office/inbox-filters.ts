@@ -23,6 +23,11 @@ export function zipFilter(typed: string | null): { zip?: string; bad: boolean } 
 
 /** The value of `visit` that asks for this week's visits. */
 export const THIS_WEEK = 'this-week';
+/**
+ * The value of `view` that lists every lead, newest first. Without it and without a filter, the inbox
+ * lists the leads waiting for a first answer, the most urgent (the earliest answer-by) first.
+ */
+export const EVERY_LEAD = 'all';
 
 /**
  * "This week" as the office reads it: from today to the coming Sunday, both included (on a Sunday,
@@ -77,6 +82,7 @@ const PARAMETERS: Record<string, (value: string) => string | undefined> = {
   until: addressDate,
   zip: (value) => (ZIP.test(value.trim()) ? value.trim() : undefined),
   visit: (value) => (value === THIS_WEEK ? value : undefined),
+  view: (value) => (value === EVERY_LEAD ? value : undefined),
   page: (value) => (/^\d{1,5}$/.test(value) && Number(value) <= 10_000 ? String(Number(value)) : undefined),
   changed: reference,
   to: status,
@@ -94,6 +100,7 @@ export const DROPPED_WORDS = {
   form: 'The “Form” box held something that is not one of its choices, so it was left out of the search.',
   status: 'The “Status” box held something that is not one of its choices, so it was left out of the search.',
   visit: '“Wants a visit this week” held something that is not one of its choices, so it was left out of the search.',
+  view: 'The address asked for a list the inbox does not have, so it shows the leads waiting for an answer.',
   search: 'The address held a search this page did not make, so it was left out. Type what you are looking for in the search box.',
   page: 'The address held a page number that could not be read, so the list starts at its first page.',
   other: 'The address held something else that the inbox does not use, so it was left out.',
@@ -145,6 +152,8 @@ export interface InboxView {
   week: { from: string; to: string };
   /** Anything searched or filtered. */
   filtering: boolean;
+  /** The waiting leads alone, most urgent first (no filter, and not every lead asked for). */
+  urgent: boolean;
 }
 
 /** Reads the inbox's filters from its address (`q`), for the signed-in `user`, in `timeZone`. */
@@ -171,7 +180,23 @@ export function readInboxView(q: URLSearchParams, user: string, timeZone: string
     visitBetween: visitThisWeek ? week : undefined,
   };
   const filtering = Boolean(handle !== '' || form || status || whose || since || untilDay || zipTyped !== '' || visitThisWeek);
-  return { filter, handle, whose, since, untilDay, badDate, dropped: droppedWords(q), zipTyped, badZip, visitThisWeek, week, filtering };
+  // No filter: the waiting leads by urgency, unless every lead was asked for.
+  const urgent = !filtering && q.get('view') !== EVERY_LEAD;
+  return {
+    filter: { ...filter, urgent },
+    urgent,
+    handle,
+    whose,
+    since,
+    untilDay,
+    badDate,
+    dropped: droppedWords(q),
+    zipTyped,
+    badZip,
+    visitThisWeek,
+    week,
+    filtering,
+  };
 }
 
 /**
@@ -181,7 +206,7 @@ export function readInboxView(q: URLSearchParams, user: string, timeZone: string
 export function filtersOf(q: URLSearchParams): URLSearchParams {
   const checked = inboxAddress(q);
   const kept = new URLSearchParams();
-  for (const name of ['search', 'form', 'status', 'owner', 'since', 'until', 'zip', 'visit']) {
+  for (const name of ['search', 'form', 'status', 'owner', 'since', 'until', 'zip', 'visit', 'view']) {
     const value = checked.get(name);
     if (value !== null) kept.set(name, value);
   }

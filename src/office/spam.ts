@@ -8,6 +8,7 @@ import { StoreUnavailableError } from '../leads/store.ts';
 import { fieldOf, personMessage } from '../leads/fields.ts';
 import { validateLead } from '../leads/validate.ts';
 import type { ServiceArea } from '../leads/service-area.ts';
+import { answerBy, type CallBackPromise } from '../leads/next-step.ts';
 import type { SpamFolder } from './store.ts';
 
 export type Release =
@@ -28,16 +29,23 @@ export async function releaseSpam(
   actor: string,
   area: ServiceArea,
   now = new Date(),
+  promise?: CallBackPromise,
 ): Promise<Release> {
   const spam = await spamFolder.findSpam(id);
   if (!spam) return { kind: 'gone' };
   // Only a sender who had the form's page saw its consent wording: without a valid form token
   // (kept before the traps said so, too), the lead records consent with no wording.
-  const { disclosure, ...how } = spam.meta;
+  const { disclosure, answerBy: promised, ...how } = spam.meta;
   const wordingShown = disclosure !== undefined && spam.reason !== 'no valid form token';
   const validation = validateLead(spam.body);
   if (!validation.ok) return { kind: 'incomplete', problems: validation.errors.map((e) => `${fieldOf(e) ?? 'The form'}: ${personMessage(e, {})}`) };
-  const lead = { ...toLeadRecord(validation.lead, { ...how, ...(wordingShown && { disclosure }), now: spam.receivedAt }, area), reference: spam.reference };
+  // The sender was promised an answer when the submission was caught: the released lead keeps that instant.
+  const answer = promised ?? (promise && answerBy(spam.receivedAt, promise).toISOString());
+  const lead = {
+    ...toLeadRecord(validation.lead, { ...how, ...(wordingShown && { disclosure }), now: spam.receivedAt }, area),
+    reference: spam.reference,
+    ...(answer && { answerBy: answer }),
+  };
   try {
     const taken = await spamFolder.releaseSpam(id, lead, (t) => ({
       at: now,

@@ -4,92 +4,17 @@
  * implement them beside the lead roles; this module imports only the lead domain.
  */
 import type { LeadRecord, SubmissionMeta } from '../leads/lead.ts';
-import type { AuditNote } from '../leads/store.ts';
 import type { FormType } from '../leads/schema.ts';
 
 /** Where the office stands with a lead. */
 export const LEAD_STATUSES = ['new', 'contacted', 'done'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
 
-/**
- * What an account may do: staff work the leads (search, status, spam review and release); an owner
- * also exports, deletes people on request and reads the audit trail.
- */
-export const OFFICE_ROLES = ['owner', 'staff'] as const;
-export type OfficeRole = (typeof OFFICE_ROLES)[number];
-
-/** A signed-in account, as its session knows it. */
-export interface SignedInAccount {
-  email: string;
-  role: OfficeRole;
-}
-
-/** A member of the office's staff, as the operator created them (no password, not even hashed). */
-export interface OfficeUser {
-  email: string;
-  role: OfficeRole;
-  createdAt: Date;
-  lastSignInAt: Date | undefined;
-}
-
-/** The staff's accounts: made and removed by the operator's command, checked at sign-in. */
-export interface OfficeAccounts {
-  /**
-   * Creates the account, or sets a new password on it (`audit` says which); resolves `true` when it
-   * is new. `role`: a new account's (an owner when not given), or an existing one's new role (kept when not given).
-   */
-  saveUser(email: string, passwordHash: string, at: Date, audit?: (created: boolean) => AuditEntry, role?: OfficeRole): Promise<boolean>;
-  /** Removes the account and ends its sessions; resolves `false` when there was none (and records nothing). */
-  removeUser(email: string, audit?: AuditEntry): Promise<boolean>;
-  listUsers(): Promise<OfficeUser[]>;
-  /** The stored hash of the account's password, if the account exists. */
-  passwordHash(email: string): Promise<string | undefined>;
-}
-
-/** Sessions of signed-in staff, shared by every instance: only a hash of each cookie's token is kept. */
-export interface OfficeSessions {
-  /**
-   * Starts a session for `email` (whose sign-in time is recorded), only if its password is still the
-   * one `passwordHash` names: a password changed while the sign-in was checked starts nothing.
-   * Resolves whether it started.
-   */
-  startSession(tokenHash: string, email: string, passwordHash: string, at: Date, audit: AuditEntry): Promise<boolean>;
-  /**
-   * The session's account and its role if it was seen after `since.seenSince` and began after `since.startedSince` (then marks it
-   * seen at `now`); `undefined` for a session that ended, expired or never was.
-   */
-  touchSession(tokenHash: string, since: { seenSince: Date; startedSince: Date }, now: Date): Promise<SignedInAccount | undefined>;
-  endSession(tokenHash: string, audit?: AuditEntry): Promise<void>;
-  /**
-   * Keeps what the session searched for under a new random handle, so that the search text is never
-   * in a URL (only the handle is); the session's newest `SEARCHES_KEPT` are kept, and all end with it.
-   */
-  rememberSearch(tokenHash: string, text: string, at: Date): Promise<string>;
-  /** The text the session kept under `handle`; `undefined` when it is not the session's or has ended. */
-  recallSearch(tokenHash: string, handle: string): Promise<string | undefined>;
-  /**
-   * Holds a change sent after its session ended, under the hash of a handle only its browser has, for the account of that session
-   * (`sessionHash`, its cookie token's hash) if it was seen since `rules.seenSince` and began since `rules.startedSince` (it ended
-   * lately), once `rules.allow` let that account make one more change. Held changes made before `rules.keepSince` go first, then the
-   * account's oldest past `rules.perAccount`. Resolves `false` (nothing kept) without such a session, when `allow` refused, or when
-   * the office holds `rules.max` changes.
-   */
-  holdChange(handleHash: string, sessionHash: string, change: HeldChange, at: Date, rules: HoldRules): Promise<boolean>;
-  /** The change held under `handleHash` since `keepSince` for `email`'s account, removed as it is read (shown once); another's is removed, unseen. */
-  takeHeldChange(handleHash: string, keepSince: Date, email: string): Promise<HeldChange | undefined>;
-}
-
-/** A change of the office's page as its form sent it: the address it was sent to, and the form's fields. */
-export interface HeldChange {
-  path: string;
-  fields: Array<[string, string]>;
-}
-
-/** Which ended sessions may hold a change, how long and how many are held, and the account's change limit (`allow`). */
-export type HoldRules = { seenSince: Date; startedSince: Date; keepSince: Date; perAccount: number; max: number; allow(email: string): Promise<boolean> };
-
-/** How many searches a session keeps for its back button and bookmarks. */
-export const SEARCHES_KEPT = 50;
+export { OFFICE_ROLES, SEARCHES_KEPT } from './staff-store.ts';
+export type { HeldChange, HoldRules, OfficeAccounts, OfficeRole, OfficeSessions, OfficeUser, SignedInAccount } from './staff-store.ts';
+import type { OfficeAccounts, OfficeSessions } from './staff-store.ts';
+import type { AuditEntry } from './audit-entry.ts';
+export type { AuditEntry } from './audit-entry.ts';
 
 /** A note on a lead: who wrote it, when, and what was said on the call (kept with the lead, erased with it). */
 export interface LeadNote {
@@ -112,6 +37,8 @@ export interface InboxLead {
   /** Who set the status, and when (none while it is `new` as it came). */
   statusBy: string | undefined;
   statusAt: Date | undefined;
+  /** The first contact: who first moved it on from `new`, and when (none before, nor on a lead moved before it was recorded). */
+  firstContact?: { at: Date; by: string };
 }
 
 /** What the inbox shows: newest first, each condition optional. */
@@ -128,6 +55,8 @@ export interface InboxQuery {
   owner?: { email: string } | 'nobody';
   /** Leads that name a preferred date from `from` to `to` (`YYYY-MM-DD`, both included). */
   visitBetween?: { from: string; to: string };
+  /** The waiting leads (`new`) alone, by their answer-by instant, most urgent first: not newest first. */
+  urgent?: boolean;
   /** At most this many, and how many newer ones to skip. */
   limit: number;
   offset: number;
@@ -200,22 +129,6 @@ export interface SpamFolder {
 /** A released submission: a new lead, or the one it duplicates; with the reference the inbox shows. */
 export type SpamRelease = { kind: 'created'; reference: string } | { kind: 'duplicate'; reference: string };
 
-/** One thing the office did, as the audit trail keeps it: who, when, what, never a customer's details. */
-export interface AuditEntry extends AuditNote {
-  action:
-    | 'signed in'
-    | 'sign-in refused'
-    | 'signed out'
-    | 'exported'
-    | 'deleted on request'
-    | 'set a status'
-    | 'released from spam'
-    | 'added a note'
-    | 'set the owner'
-    | 'account added'
-    | 'account removed';
-}
-
 export interface AuditTrail {
   record(entry: AuditEntry): Promise<void>;
   /** The newest entries first, at most `limit`. */
@@ -223,7 +136,8 @@ export interface AuditTrail {
 }
 
 /** How many leads have each status, and how many came in from a moment on (today's start). */
-export type StatusCounts = Record<LeadStatus, number> & { since: number };
+/** Leads by status, those received since a moment, and the waiting ones past their answer-by (`late`). */
+export type StatusCounts = Record<LeadStatus, number> & { since: number; late: number };
 
 /** How many leads of one form (and, for a quote, one of the services asked for) came in in one week. */
 export interface WeekCount {
@@ -239,10 +153,12 @@ export interface WeekCount {
 export interface OfficeOverview {
   /** How many leads `query` selects, its page aside. */
   inboxCount(query: Omit<InboxQuery, 'limit' | 'offset'>): Promise<number>;
-  /** Leads by status, all of them, and how many were received from `since` on. */
-  statusCounts(since: Date): Promise<StatusCounts>;
+  /** Leads by status, all of them, how many were received from `since` on, and how many wait past their answer-by at `now`. */
+  statusCounts(since: Date, now: Date): Promise<StatusCounts>;
   /** Leads received in each week from `weeks[i]` to `weeks[i + 1]`, by form and service (one of `services`, or another); no row for none. */
   leadsPerWeek(weeks: readonly Date[], services: readonly string[]): Promise<WeekCount[]>;
+  /** How many caught submissions wait in suspected spam, counted up to `upTo` (a flood of spam costs no more to count than that). */
+  spamWaiting(upTo: number): Promise<number>;
 }
 
 /** Every office role, as one store holds them. */

@@ -114,7 +114,7 @@ export function officeRoles(store: OfficeStore): {
       takeHeldChange: true,
     }),
     inbox: role<OfficeInbox>(store, { inbox: true, setStatus: true, addNote: true, setOwner: true, personLeads: true, personSpam: true, exportInbox: true }),
-    overview: role<OfficeOverview>(store, { inboxCount: true, statusCounts: true, leadsPerWeek: true }),
+    overview: role<OfficeOverview>(store, { inboxCount: true, statusCounts: true, leadsPerWeek: true, spamWaiting: true }),
     spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, releaseSpam: true }),
     audit: role<AuditTrail>(store, { record: true, recent: true }),
   };
@@ -144,7 +144,7 @@ export const spamFolder = (store: SpamFolder): PublicServices['spamFolder'] => r
 export function storeRoles(store: LeadStore): { intake: LeadIntake; records: LeadRecords; outbox: Outbox; keys: ServiceKeys } {
   return {
     intake: role<LeadIntake>(store, { submit: true, ping: true }),
-    records: role<LeadRecords>(store, { exportLeads: true, countPerson: true, deletePerson: true, deletionRecords: true, purgeStep: true }),
+    records: role<LeadRecords>(store, { exportLeads: true, countPerson: true, deletePerson: true, deletionRecords: true, purgeStep: true, keepAnswerBy: true }),
     outbox: role<Outbox>(store, {
       claimNotifications: true,
       notificationSent: true,

@@ -4,7 +4,8 @@
  * (`./company.ts`, `./form-words.ts`) and the content read outside a build
  * (`src/content-check/read.ts`, for the quick tests) give it the same data.
  */
-import type { CallBackPromise } from '../leads/next-step.ts';
+import type { CallBackPromise, ClosedDay } from '../leads/next-step.ts';
+import { dateFormat } from '../lib/time.ts';
 import { toE164UsPhone } from '../leads/phone.ts';
 import type { ServiceArea } from '../leads/service-area.ts';
 import { priceGuide, type HomeSize, type PriceRange } from '../prices.ts';
@@ -29,6 +30,18 @@ export interface Company {
   timeZone: string;
 }
 
+/** The closed days still to come on `now`'s day in the office's time zone (today's included), in date order. */
+export function closedDaysAhead(promise: CallBackPromise, now = new Date()): ClosedDay[] {
+  const today = dateFormat('en-CA', { timeZone: promise.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return (promise.closed ?? []).filter((c) => c.date >= today).sort((a, b) => a.date.localeCompare(b.date));
+}
+
+/** A closed day in words: "Friday, December 25 (Christmas Day)". */
+export function closedDayWords(day: ClosedDay): string {
+  const date = dateFormat('en-US', { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric' }).format(new Date(`${day.date}T00:00:00Z`));
+  return day.name ? `${date} (${day.name})` : date;
+}
+
 /** What this reads of `content/company.yaml`'s entry, once its rules (`src/content-check/facts.ts`) have passed. */
 export interface CompanyData {
   name: string;
@@ -38,6 +51,7 @@ export interface CompanyData {
   hours: Array<{ days: string; opens: string; closes: string }>;
   answersWithin: { workingDays: number; on: string };
   serviceArea: Array<{ town: string; postalCodes: string[] }>;
+  closedDays?: Array<{ date: Date; name?: string }>;
 }
 
 /** What this reads of each form's words (`src/content-check/pages.ts`). */
@@ -52,13 +66,15 @@ export interface ContactFormData {
 
 /** The company from its checked entry. */
 export function companyOf(data: CompanyData): Company {
-  const { answersWithin, hours, serviceArea, ...facts } = data;
+  const { answersWithin, hours, serviceArea, closedDays = [], ...facts } = data;
   const promise: CallBackPromise = {
     companyName: facts.name,
     timeZone: facts.timeZone,
     workingDays: answersWithin.workingDays,
     on: readDays(answersWithin.on)!,
     hours: hours.map((h) => readHours(h)!),
+    // A date as YAML reads it is the UTC midnight of the day written.
+    closed: closedDays.map((c) => ({ date: c.date.toISOString().slice(0, 10), ...(c.name && { name: c.name }) })),
   };
   return {
     ...facts,
@@ -78,4 +94,10 @@ export const consentTextOf = (form: QuoteFormData, companyName: string) => form.
 export function offerOf(quote: QuoteFormData, contact: ContactFormData, companyName: string): Offer {
   const prices = priceGuide(quote.services, quote.prices);
   return { services: quote.services, contactTopics: contact.topics, consentText: consentTextOf(quote, companyName), ...(prices && { prices }) };
+}
+
+/** The closed days still to come, in a sentence under the hours: "Closed on Friday, December 25 (Christmas Day)."; empty without one. */
+export function closedDaysSentence(promise: CallBackPromise, now = new Date()): string {
+  const days = closedDaysAhead(promise, now).map(closedDayWords);
+  return days.length === 0 ? '' : `Closed on ${new Intl.ListFormat('en-US', { type: 'conjunction' }).format(days)}.`;
 }

@@ -12,7 +12,7 @@ import { fieldOf, personMessage } from '../leads/fields.ts';
 import { MAX_LENGTH } from '../leads/schema.ts';
 import { newReference } from '../leads/reference.ts';
 import { takeLead, UNAVAILABLE_RETRY_AFTER_SECONDS, type IntakeOutcome } from '../leads/intake.ts';
-import { whatHappensNext } from '../leads/next-step.ts';
+import { answerBy, keptPromise, whatHappensNext } from '../leads/next-step.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { issueFormToken, readFormToken } from './token.ts';
 import { apiMembers, FORM_FIELDS, typedValues } from './answers.ts';
@@ -143,9 +143,9 @@ export async function submitWebForm(
     ...(next && { token: next }),
   });
 
-  // What happens next, as agents are told it: the company's promise, from the time the lead came.
-  const next = (lead: { receivedAt: string; inServiceArea?: boolean }) => ({
-    nextStep: whatHappensNext(new Date(lead.receivedAt), services.promise, { outsideArea: lead.inServiceArea === false }),
+  // What happens next, as agents are told it: the promise stored with the lead (or given with a caught submission).
+  const next = (lead: { receivedAt: string; inServiceArea?: boolean; answerBy?: string }) => ({
+    nextStep: whatHappensNext(new Date(lead.receivedAt), services.promise, { outsideArea: lead.inServiceArea === false, ...keptPromise(lead) }),
   });
 
   // The same budget as the API: a form submission is one of the client's submissions a minute,
@@ -175,13 +175,13 @@ export async function submitWebForm(
     const reference = newReference(form);
     // The consent's wording is evidence only for a sender who had this form's page (a valid token).
     const { now: at, disclosure, ...how } = meta;
+    // The promise the sender is given, kept with the submission: a release later keeps it.
+    const promised = answerBy(at, services.promise).toISOString();
     const sawWording = disclosure !== undefined && token?.form === form && token.disclosureVersion === disclosure.version;
     const person = { emailNormalised: values.email!.trim().toLowerCase(), phoneE164: toE164UsPhone(values.phone!.trim()) ?? '' };
     try {
-      await services.spamFolder.keepSpam(
-        { id: randomUUID(), reference, formType: form, receivedAt: at, reason, body: bounded(body), meta: { ...how, ...(sawWording && { disclosure }) } },
-        person,
-      );
+      const kept = { ...how, ...(sawWording && { disclosure }), answerBy: promised };
+      await services.spamFolder.keepSpam({ id: randomUUID(), reference, formType: form, receivedAt: at, reason, body: bounded(body), meta: kept }, person);
       services.logger.info(
         { form, trap: reason, caughtSinceStart: caught },
         'web form submission caught by a spam trap; answered as received, kept as suspected spam',
@@ -189,7 +189,7 @@ export async function submitWebForm(
     } catch (err) {
       services.logger.error({ reqId: request.id, form, trap: reason, err }, 'web form submission caught by a spam trap could not be kept as suspected spam');
     }
-    return result({ kind: 'received', reference, ...next({ receivedAt: now.toISOString() }) });
+    return result({ kind: 'received', reference, ...next({ receivedAt: now.toISOString(), answerBy: promised }) });
   };
   if (text(data, HONEYPOT_FIELD) !== '') return caughtBy('hidden field filled in');
   if (!token || token.form !== form) return caughtBy('no valid form token');
@@ -204,7 +204,7 @@ export async function submitWebForm(
     outcome = await takeLead(services.intake, {
       body,
       meta,
-      business: { timeZone: services.promise.timeZone, serviceArea: services.serviceArea },
+      business: { promise: services.promise, serviceArea: services.serviceArea },
       // The key is bound to what the person typed (and ticked), not to the time of the submission.
       idempotency: () => ({ key: `web-form:${token.idempotencyKey}`, boundTo: { form, ...values, consent } }),
       admit: () => !tooFast,
@@ -230,8 +230,10 @@ export async function submitWebForm(
     case 'held':
       return caughtBy('sent faster than a person fills it in');
     case 'created':
-    case 'replayed':
-      return result({ kind: 'received', reference: outcome.receipt.reference, inServiceArea: outcome.receipt.inServiceArea, ...next(outcome.receipt) });
+    case 'replayed': {
+      const { reference, inServiceArea } = outcome.receipt;
+      return result({ kind: 'received', reference, inServiceArea, ...next({ ...outcome.receipt, answerBy: outcome.answerBy }) });
+    }
     case 'duplicate':
       return result({ kind: 'duplicate', reference: outcome.reference, inServiceArea: outcome.inServiceArea, ...next(outcome) });
     case 'key_reused':

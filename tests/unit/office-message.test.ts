@@ -66,6 +66,15 @@ describe("the office's message about a lead", () => {
     expect(text).toContain(`Lead id: ${record.id}`);
   });
 
+  it('names the answer-by time the customer was given, in the office’s time', async () => {
+    // Sunday 9:03 am: one working day from Monday, so by 6 pm on Monday.
+    const record = { ...lead(quote({ name: 'Jane Doe' })), answerBy: '2026-11-24T02:00:00.000Z' };
+    const { mail } = await delivered(record);
+    expect(mail.text).toContain(
+      'received Sunday, November 22, 2026 at 9:03 AM PST.\nAnswer by: Monday, November 23, 2026 at 6:00 PM PST (the customer was told to expect it by then)\n',
+    );
+  });
+
   it('says "Studio" for a home with no bedrooms, and "not sure" as the customer said it', async () => {
     expect((await delivered(lead(quote({ bedrooms: '0' })))).mail.text).toMatch(/^Bedrooms: Studio$/m);
     expect((await delivered(lead(quote({ bedrooms: 'not sure' })))).mail.text).toMatch(/^Bedrooms: not sure$/m);

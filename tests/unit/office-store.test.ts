@@ -502,7 +502,7 @@ for (const kind of stores) {
       await changeStatus(store, { reference: refs[0]!, status: 'contacted' }, 'office@example.com', now);
       await changeStatus(store, { reference: refs[5]!, status: 'done' }, 'office@example.com', now);
       const today = weeks.at(-2)!.getTime() + 2 * DAY; // Wednesday 25 November began at 08:00 UTC
-      expect(await store.statusCounts(new Date(today))).toEqual({ new: 6, contacted: 1, done: 1, since: 3 });
+      expect(await store.statusCounts(new Date(today), now)).toEqual({ new: 6, contacted: 1, done: 1, since: 3, late: 0 });
       // A view's count is the count of what it lists, whatever its page.
       for (const view of [
         {},
@@ -523,7 +523,7 @@ for (const kind of stores) {
       const now = new Date();
       const old = new Date(now.getTime() - 800 * DAY);
       const counted = async () => {
-        const { since: _since, ...byStatus } = await store.statusCounts(new Date(now.getTime() - DAY));
+        const { since: _since, late: _late, ...byStatus } = await store.statusCounts(new Date(now.getTime() - DAY), now);
         return byStatus;
       };
       const truth = async () => {

@@ -35,7 +35,7 @@ describe("the store's roles", () => {
     expect('close' in roles.intake).toBe(false);
     expect(Object.keys(roles.outbox).sort()).toEqual(['claimNotifications', 'notificationFailed', 'notificationSent', 'outboxStatus', 'waitingNotifications']);
     expect('submit' in roles.outbox).toBe(false);
-    expect(Object.keys(roles.records).sort()).toEqual(['countPerson', 'deletePerson', 'deletionRecords', 'exportLeads', 'purgeStep']);
+    expect(Object.keys(roles.records).sort()).toEqual(['countPerson', 'deletePerson', 'deletionRecords', 'exportLeads', 'keepAnswerBy', 'purgeStep']);
     expect(Object.keys(roles.keys).sort()).toEqual(['announcedAt', 'recordAnnouncement', 'secret']);
     // Nothing can be added to one afterwards.
     expect(() => Object.assign(roles.intake, { deletePerson: store.deletePerson })).toThrow(TypeError);
@@ -66,7 +66,7 @@ describe("the store's roles", () => {
     ]);
     expect(Object.keys(roles.spam).sort()).toEqual(['findSpam', 'keepSpam', 'listSpam', 'releaseSpam']);
     expect(Object.keys(roles.inbox).sort()).toEqual(['addNote', 'exportInbox', 'inbox', 'personLeads', 'personSpam', 'setOwner', 'setStatus']);
-    expect(Object.keys(roles.overview).sort()).toEqual(['inboxCount', 'leadsPerWeek', 'statusCounts']);
+    expect(Object.keys(roles.overview).sort()).toEqual(['inboxCount', 'leadsPerWeek', 'spamWaiting', 'statusCounts']);
     expect('setStatus' in roles.overview).toBe(false);
     expect('deletePerson' in roles.sessions).toBe(false);
     expect('submit' in roles.spam).toBe(false);

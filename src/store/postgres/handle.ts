@@ -61,6 +61,7 @@ export interface LeadRow {
   fingerprint: string;
   consent: LeadRecord['consent'];
   in_service_area: boolean | null;
+  answer_by?: Date | null;
   /** Joined from `disclosures` by the export. */
   disclosure_text: string | null;
 }
@@ -80,6 +81,7 @@ export function rowToLead(r: LeadRow): LeadRecord {
     fingerprint: r.fingerprint,
     consent,
     ...(r.in_service_area !== null && r.in_service_area !== undefined && { inServiceArea: r.in_service_area }),
+    ...(r.answer_by && { answerBy: r.answer_by.toISOString() }),
     ...(r.disclosure_text !== null && consent.disclosureVersion !== null && { disclosure: { version: consent.disclosureVersion, text: r.disclosure_text } }),
   };
 }

@@ -7,7 +7,14 @@ import type { InboxFilter, InboxLead, LeadNote, LeadStatus, SuspectedSpam } from
 import { inboxSearch } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type PostgresHandle } from './handle.ts';
 
-export type InboxRow = LeadRow & { status: LeadStatus; status_by: string | null; status_at: Date | null; owner: string | null };
+export type InboxRow = LeadRow & {
+  status: LeadStatus;
+  status_by: string | null;
+  status_at: Date | null;
+  owner: string | null;
+  first_contact_at?: Date | null;
+  first_contact_by?: string | null;
+};
 export type SpamRow = {
   id: string;
   reference: string;
@@ -61,6 +68,7 @@ export function inboxConditions(filter: InboxFilter, param: (value: unknown) => 
   if (filter.since) where.push(`leads.received_at >= ${param(filter.since)}`);
   if (filter.until) where.push(`leads.received_at < ${param(filter.until)}`);
   if (filter.postalCode) where.push(`leads.postal_code = ${param(filter.postalCode)}`);
+  if (filter.urgent) where.push("leads.status = 'new'");
   if (filter.owner === 'nobody') where.push('leads.owner IS NULL');
   else if (filter.owner) where.push(`leads.owner = ${param(filter.owner.email)}`);
   if (filter.visitBetween)
@@ -97,5 +105,6 @@ export async function inboxLeads(handle: PostgresHandle, rows: InboxRow[]): Prom
     status: r.status,
     statusBy: r.status_by ?? undefined,
     statusAt: r.status_at ?? undefined,
+    ...(r.first_contact_at && { firstContact: { at: r.first_contact_at, by: r.first_contact_by ?? '' } }),
   }));
 }

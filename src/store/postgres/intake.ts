@@ -9,7 +9,7 @@ import { receiptOf, type LeadRecord, type Receipt } from '../../leads/lead.ts';
 import { newReference } from '../../leads/reference.ts';
 import { zip5 } from '../../leads/service-area.ts';
 import { leadSearchFacts, searchText } from '../../office/search.ts';
-import { REPLAY_WINDOW_MS, type IdempotencyClaim, type LeadIntake, type SubmitOutcome } from '../../leads/store.ts';
+import { answerToKeep, REPLAY_WINDOW_MS, storedAnswer, type IdempotencyClaim, type LeadIntake, type SubmitOutcome } from '../../leads/store.ts';
 import type { PostgresHandle } from './handle.ts';
 
 /**
@@ -47,8 +47,8 @@ export function postgresIntake(handle: PostgresHandle, options: PostgresStoreOpt
     const insert = () =>
       c.query(
         `INSERT INTO leads (id, reference, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent,
-           postal_code, in_service_area, search_text)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (reference) DO NOTHING`,
+           postal_code, in_service_area, search_text, answer_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (reference) DO NOTHING`,
         [
           lead.id,
           lead.reference,
@@ -62,6 +62,7 @@ export function postgresIntake(handle: PostgresHandle, options: PostgresStoreOpt
           JSON.stringify(lead.consent),
           ...whereTheHomeIs(lead),
           searchText(leadSearchFacts(lead)),
+          lead.answerBy ?? null,
         ],
       );
     while ((await insert()).rowCount === 0) lead = { ...lead, reference: newReference(lead.formType) };
@@ -79,7 +80,7 @@ export function postgresIntake(handle: PostgresHandle, options: PostgresStoreOpt
          ON CONFLICT (key) DO UPDATE SET request_hash = excluded.request_hash, lead_id = excluded.lead_id,
            response = excluded.response, created_at = excluded.created_at
          WHERE idempotency_keys.created_at <= $6`,
-        [claim.key, claim.requestHash, lead.id, JSON.stringify(receipt), receivedAt, since],
+        [claim.key, claim.requestHash, lead.id, answerToKeep(receipt, lead), receivedAt, since],
       );
       if (won.rowCount === 0) throw new Lost('key');
     }
@@ -91,7 +92,7 @@ export function postgresIntake(handle: PostgresHandle, options: PostgresStoreOpt
     );
     if (first.rowCount === 0) throw new Lost('duplicate');
     if (options.outbox) await c.query('INSERT INTO outbox (lead_id, created_at, next_attempt_at) VALUES ($1, $2, $2)', [lead.id, receivedAt]);
-    return { kind: 'created', receipt };
+    return { kind: 'created', receipt, ...(lead.answerBy && { answerBy: lead.answerBy }) };
   };
 
   async function submit(lead: LeadRecord, claim: IdempotencyClaim | undefined): Promise<SubmitOutcome> {
@@ -102,12 +103,12 @@ export function postgresIntake(handle: PostgresHandle, options: PostgresStoreOpt
       if (err.message === 'key') {
         const row = (
           await pool
-            .query<{ request_hash: string; response: SubmitOutcome & { id: string } }>('SELECT request_hash, response FROM idempotency_keys WHERE key = $1', [
+            .query<{ request_hash: string; response: Receipt & { answerBy?: string } }>('SELECT request_hash, response FROM idempotency_keys WHERE key = $1', [
               claim!.key,
             ])
             .catch(unavailable)
         ).rows[0]!;
-        return row.request_hash === claim!.requestHash ? { kind: 'replayed', receipt: row.response as never } : { kind: 'key_reused' };
+        return row.request_hash === claim!.requestHash ? { kind: 'replayed', ...storedAnswer(row.response) } : { kind: 'key_reused' };
       }
       return { kind: 'duplicate', ...(await duplicateOf(pool, lead.fingerprint).catch(unavailable)) };
     }
@@ -121,10 +122,20 @@ export function postgresIntake(handle: PostgresHandle, options: PostgresStoreOpt
 }
 
 /** The lead whose fingerprint `fingerprint` is (the one a duplicate repeats). */
-export async function duplicateOf(c: Pick<PoolClient, 'query'>, fingerprint: string): Promise<{ leadId: string; reference: string; receivedAt: string }> {
-  const { rows } = await c.query<{ lead_id: string; reference: string; received_at: Date }>(
-    'SELECT lead_id, leads.reference, leads.received_at FROM lead_fingerprints JOIN leads ON leads.id = lead_id WHERE lead_fingerprints.fingerprint = $1',
+export async function duplicateOf(
+  c: Pick<PoolClient, 'query'>,
+  fingerprint: string,
+): Promise<{ leadId: string; reference: string; receivedAt: string; answerBy?: string }> {
+  const { rows } = await c.query<{ lead_id: string; reference: string; received_at: Date; answer_by: Date | null }>(
+    `SELECT lead_id, leads.reference, leads.received_at, leads.answer_by FROM lead_fingerprints JOIN leads ON leads.id = lead_id
+     WHERE lead_fingerprints.fingerprint = $1`,
     [fingerprint],
   );
-  return { leadId: rows[0]!.lead_id, reference: rows[0]!.reference, receivedAt: rows[0]!.received_at.toISOString() };
+  const row = rows[0]!;
+  return {
+    leadId: row.lead_id,
+    reference: row.reference,
+    receivedAt: row.received_at.toISOString(),
+    ...(row.answer_by && { answerBy: row.answer_by.toISOString() }),
+  };
 }

@@ -232,4 +232,12 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     name: 'the purge finds the fingerprints still to clear (about a day of leads) without reading every older lead',
     sql: `CREATE INDEX leads_with_fingerprint ON leads (received_at) WHERE fingerprint <> '';`,
   },
+  {
+    version: 16,
+    name: 'the promise kept in sight: the answer-by instant of each lead, its first contact (who, when), the waiting leads by urgency',
+    sql: `
+      ALTER TABLE leads ADD COLUMN answer_by timestamptz, ADD COLUMN first_contact_at timestamptz, ADD COLUMN first_contact_by text;
+      CREATE INDEX leads_waiting ON leads (answer_by) WHERE status = 'new';
+    `,
+  },
 ];

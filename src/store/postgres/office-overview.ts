@@ -18,15 +18,18 @@ export function postgresOverview(handle: PostgresHandle): OfficeOverview {
       const where = inboxWhere(q, (value) => `$${params.push(value)}`);
       return (await query<{ n: number }>(`SELECT count(*)::int AS n FROM leads ${where}`, params)).rows[0]!.n;
     },
-    statusCounts: async (since) => {
-      const counts: StatusCounts = { ...(Object.fromEntries(LEAD_STATUSES.map((s) => [s, 0])) as Record<LeadStatus, number>), since: 0 };
-      const { rows } = await query<{ status: LeadStatus; n: number; since: number }>(
-        'SELECT status, count(*)::int AS n, (count(*) FILTER (WHERE received_at >= $1))::int AS since FROM leads GROUP BY status',
-        [since],
+    statusCounts: async (since, now) => {
+      const counts: StatusCounts = { ...(Object.fromEntries(LEAD_STATUSES.map((s) => [s, 0])) as Record<LeadStatus, number>), since: 0, late: 0 };
+      const { rows } = await query<{ status: LeadStatus; n: number; since: number; late: number }>(
+        `SELECT status, count(*)::int AS n, (count(*) FILTER (WHERE received_at >= $1))::int AS since,
+                (count(*) FILTER (WHERE status = 'new' AND answer_by < $2))::int AS late
+         FROM leads GROUP BY status`,
+        [since, now],
       );
       for (const r of rows) {
         counts[r.status] = r.n;
         counts.since += r.since;
+        counts.late += r.late;
       }
       return counts;
     },
@@ -41,5 +44,8 @@ export function postgresOverview(handle: PostgresHandle): OfficeOverview {
       );
       return rows.map((r) => ({ week: r.week, form: r.form_type, service: r.service ?? undefined, count: r.n }));
     },
+    // At most `upTo` entries read (of `suspected_spam_by_time`, or the few rows themselves where the planner finds that cheaper).
+    spamWaiting: async (upTo) =>
+      (await query<{ n: number }>('SELECT count(*)::int AS n FROM (SELECT 1 FROM suspected_spam ORDER BY received_at LIMIT $1) AS waiting', [upTo])).rows[0]!.n,
   };
 }

@@ -19,7 +19,8 @@ export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction
       const params: unknown[] = [];
       const param = (value: unknown) => `$${params.push(value)}`;
       const sql =
-        `${WITH_DISCLOSURE} ${inboxWhere(q, param)} ORDER BY leads.received_at DESC, ` + `leads.id DESC LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}`;
+        `${WITH_DISCLOSURE} ${inboxWhere(q, param)} ORDER BY ${q.urgent ? 'leads.answer_by, leads.id' : 'leads.received_at DESC, leads.id DESC'} ` +
+        `LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}`;
       return inboxLeads(handle, (await query<InboxRow>(sql, params)).rows);
     },
     setStatus: (reference, status, by, at, audit) =>
@@ -27,6 +28,9 @@ export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction
         const { rows } = await c.query<{ status: LeadStatus }>('SELECT status FROM leads WHERE reference = $1 FOR UPDATE', [reference]);
         if (!rows[0]) return undefined;
         await c.query('UPDATE leads SET status = $2, status_by = $3, status_at = $4 WHERE reference = $1', [reference, status, by, at]);
+        // The first contact: the first time the lead leaves "new", whoever and whenever; never moved after.
+        if (status !== 'new')
+          await c.query('UPDATE leads SET first_contact_at = $2, first_contact_by = $3 WHERE reference = $1 AND first_contact_at IS NULL', [reference, at, by]);
         await writeAudit(c, audit(rows[0].status));
         return { from: rows[0].status };
       }),

@@ -154,5 +154,19 @@ export function postgresRecords(handle: PostgresHandle): LeadRecords {
         sessions: dayOld.sessions,
       };
     },
+    keepAnswerBy: async (answerOf) => {
+      const { rows } = await pool.query<{ id: string; received_at: Date }>('SELECT id, received_at FROM leads WHERE answer_by IS NULL').catch(unavailable);
+      for (let i = 0; i < rows.length; i += 1000) {
+        const batch = rows.slice(i, i + 1000);
+        await pool
+          .query(
+            `UPDATE leads SET answer_by = v.at FROM unnest($1::text[], $2::timestamptz[]) AS v (id, at)
+             WHERE leads.id = v.id AND leads.answer_by IS NULL`,
+            [batch.map((r) => r.id), batch.map((r) => answerOf(r.received_at))],
+          )
+          .catch(unavailable);
+      }
+      return rows.length;
+    },
   };
 }

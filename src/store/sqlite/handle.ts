@@ -32,6 +32,7 @@ export interface LeadRow {
   consent: string;
   postal_code: string | null;
   in_service_area: number | null;
+  answer_by?: string | null;
 }
 
 /** A lead row as the domain's record, with the text of the disclosure its consent names. */
@@ -50,6 +51,7 @@ export function rowToLead(row: LeadRow, disclosureText: (version: string) => str
     fingerprint: row.fingerprint,
     consent,
     ...(row.in_service_area !== null && row.in_service_area !== undefined && { inServiceArea: row.in_service_area === 1 }),
+    ...(row.answer_by && { answerBy: row.answer_by }),
     ...(text !== undefined && { disclosure: { version: consent.disclosureVersion!, text } }),
   };
 }

@@ -6,7 +6,14 @@ import type { InboxFilter, InboxLead, LeadNote, LeadStatus, SuspectedSpam } from
 import { inboxSearch } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
 
-export type InboxRow = LeadRow & { status: LeadStatus; status_by: string | null; status_at: string | null; owner: string | null };
+export type InboxRow = LeadRow & {
+  status: LeadStatus;
+  status_by: string | null;
+  status_at: string | null;
+  owner: string | null;
+  first_contact_at?: string | null;
+  first_contact_by?: string | null;
+};
 export type SpamRow = {
   id: string;
   reference: string;
@@ -59,6 +66,7 @@ export function inboxConditions(filter: InboxFilter, params: Array<string | numb
       where.push(condition);
       params.push(value);
     }
+  if (filter.urgent) where.push("status = 'new'");
   if (filter.owner === 'nobody') where.push('owner IS NULL');
   if (filter.visitBetween) {
     where.push("EXISTS (SELECT 1 FROM json_each(leads.fields, '$.preferredDates') WHERE value BETWEEN ? AND ?)");
@@ -90,5 +98,6 @@ export function inboxLeads(handle: SqliteHandle, rows: InboxRow[]): InboxLead[] 
     status: r.status,
     statusBy: r.status_by ?? undefined,
     statusAt: r.status_at ? new Date(r.status_at) : undefined,
+    ...(r.first_contact_at && { firstContact: { at: new Date(r.first_contact_at), by: r.first_contact_by ?? '' } }),
   }));
 }

@@ -7,7 +7,7 @@ import { receiptOf, type LeadRecord } from '../../leads/lead.ts';
 import { newReference } from '../../leads/reference.ts';
 import { zip5 } from '../../leads/service-area.ts';
 import { leadSearchFacts, searchText } from '../../office/search.ts';
-import { REPLAY_WINDOW_MS, type IdempotencyClaim, type LeadIntake, type SubmitOutcome } from '../../leads/store.ts';
+import { answerToKeep, REPLAY_WINDOW_MS, storedAnswer, type IdempotencyClaim, type LeadIntake, type SubmitOutcome } from '../../leads/store.ts';
 import type { SqliteHandle, StoreLog } from './handle.ts';
 
 /** How the SQLite store commits. */
@@ -44,12 +44,14 @@ const whereTheHomeIs = (lead: LeadRecord) =>
 export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions): LeadIntake & { flush(): void; takeIn: TakeInTransaction } {
   const { db, storeError, guard } = handle;
   const findKey = db.prepare('SELECT request_hash, response, created_at FROM idempotency_keys WHERE key = ?');
-  const findDuplicate = db.prepare('SELECT id, reference, received_at FROM leads WHERE fingerprint = ? AND received_at > ? ORDER BY received_at LIMIT 1');
+  const findDuplicate = db.prepare(
+    'SELECT id, reference, received_at, answer_by FROM leads WHERE fingerprint = ? AND received_at > ? ORDER BY received_at LIMIT 1',
+  );
   // A reference another lead has already: nothing is inserted, and the lead draws a new one.
   const insertLead = db.prepare(
     `INSERT INTO leads (id, reference, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent,
-       postal_code, in_service_area, search_text)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (reference) DO NOTHING`,
+       postal_code, in_service_area, search_text, answer_by)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (reference) DO NOTHING`,
   );
   const saveKey = db.prepare(
     `INSERT INTO idempotency_keys (key, request_hash, lead_id, response, created_at) VALUES (?, ?, ?, ?, ?)
@@ -76,11 +78,19 @@ export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions):
     if (claim) {
       const row = findKey.get(claim.key) as { request_hash: string; response: string; created_at: string } | undefined;
       if (row && row.created_at > since) {
-        return row.request_hash === claim.requestHash ? { kind: 'replayed', receipt: JSON.parse(row.response) } : { kind: 'key_reused' };
+        return row.request_hash === claim.requestHash ? { kind: 'replayed', ...storedAnswer(row.response) } : { kind: 'key_reused' };
       }
     }
-    const duplicate = findDuplicate.get(lead.fingerprint, since) as { id: string; reference: string; received_at: string } | undefined;
-    if (duplicate) return { kind: 'duplicate', leadId: duplicate.id, reference: duplicate.reference, receivedAt: duplicate.received_at };
+    const duplicate = findDuplicate.get(lead.fingerprint, since) as
+      { id: string; reference: string; received_at: string; answer_by: string | null } | undefined;
+    if (duplicate)
+      return {
+        kind: 'duplicate',
+        leadId: duplicate.id,
+        reference: duplicate.reference,
+        receivedAt: duplicate.received_at,
+        ...(duplicate.answer_by && { answerBy: duplicate.answer_by }),
+      };
     const fields = JSON.stringify(lead.fields);
     const consent = JSON.stringify(lead.consent);
     const insert = () =>
@@ -97,13 +107,14 @@ export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions):
         consent,
         ...whereTheHomeIs(lead),
         searchText(leadSearchFacts(lead)),
+        lead.answerBy ?? null,
       );
     while (Number(insert().changes) === 0) lead = { ...lead, reference: newReference(lead.formType) };
     if (lead.disclosure) insertDisclosure.run(lead.disclosure.version, lead.disclosure.text, lead.receivedAt);
     if (options.outbox) insertNotification.run(lead.id, lead.receivedAt, lead.receivedAt);
     const receipt = receiptOf(lead);
-    if (claim) saveKey.run(claim.key, claim.requestHash, lead.id, JSON.stringify(receipt), lead.receivedAt);
-    return { kind: 'created', receipt };
+    if (claim) saveKey.run(claim.key, claim.requestHash, lead.id, answerToKeep(receipt, lead), lead.receivedAt);
+    return { kind: 'created', receipt, ...(lead.answerBy && { answerBy: lead.answerBy }) };
   }
 
   let pending: Pending[] = [];

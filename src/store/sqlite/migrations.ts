@@ -234,4 +234,14 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 16,
+    name: 'the promise kept in sight: the answer-by instant of each lead, its first contact (who, when), the waiting leads by urgency',
+    sql: `
+      ALTER TABLE leads ADD COLUMN answer_by TEXT;
+      ALTER TABLE leads ADD COLUMN first_contact_at TEXT;
+      ALTER TABLE leads ADD COLUMN first_contact_by TEXT;
+      CREATE INDEX leads_waiting ON leads (answer_by) WHERE status = 'new';
+    `,
+  },
 ];

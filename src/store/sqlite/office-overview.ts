@@ -21,15 +21,18 @@ export function sqliteOverview(handle: SqliteHandle): OfficeOverview {
         const where = inboxWhere(query, params);
         return Number((db.prepare(`SELECT count(*) AS n FROM leads ${where}`).get(...params) as { n: number }).n);
       }),
-    statusCounts: (since) =>
+    statusCounts: (since, now) =>
       guard(() => {
-        const counts: StatusCounts = { ...(Object.fromEntries(LEAD_STATUSES.map((s) => [s, 0])) as Record<LeadStatus, number>), since: 0 };
+        const counts: StatusCounts = { ...(Object.fromEntries(LEAD_STATUSES.map((s) => [s, 0])) as Record<LeadStatus, number>), since: 0, late: 0 };
         // The totals as the database keeps them (migration 15); today's leads from the index of receipt, a day's worth.
         for (const r of db.prepare('SELECT status, n FROM lead_status_counts').all() as Array<{ status: LeadStatus; n: number }>)
           counts[r.status] = Number(r.n);
         counts.since = Number(
           (db.prepare('SELECT count(*) AS n FROM leads INDEXED BY leads_by_receipt WHERE received_at >= ?').get(iso(since)) as { n: number }).n,
         );
+        // The late ones, from the waiting leads' own index: those past their answer-by.
+        const late = "SELECT count(*) AS n FROM leads INDEXED BY leads_waiting WHERE status = 'new' AND answer_by < ?";
+        counts.late = Number((db.prepare(late).get(iso(now)) as { n: number }).n);
         return counts;
       }),
     leadsPerWeek: (weeks, services) =>
@@ -49,5 +52,10 @@ export function sqliteOverview(handle: SqliteHandle): OfficeOverview {
         const rows = db.prepare(sql).all(...services, ...weeks.slice(1).map(iso), iso(weeks[0]!), iso(weeks.at(-1)!)) as WeekRow[];
         return rows.map((r) => ({ week: Number(r.week), form: r.form_type, service: r.service ?? undefined, count: Number(r.n) }));
       }),
+    // The first `upTo` entries of the index of receipt (migration 7), never the rows: a few microseconds, however many a flood left.
+    spamWaiting: (upTo) =>
+      guard(() =>
+        Number((db.prepare('SELECT count(*) AS n FROM (SELECT 1 FROM suspected_spam INDEXED BY suspected_spam_by_time LIMIT ?)').get(upTo) as { n: number }).n),
+      ),
   };
 }

@@ -17,7 +17,9 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): O
     inbox: (query: InboxQuery) =>
       guard(() => {
         const params: Array<string | number> = [];
-        const sql = `SELECT * FROM leads ${inboxWhere(query, params)} ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?`;
+        // The waiting leads by urgency (from their own index, `leads_waiting`), or every lead newest first.
+        const order = query.urgent ? 'answer_by, id' : 'received_at DESC, id DESC';
+        const sql = `SELECT * FROM leads ${inboxWhere(query, params)} ORDER BY ${order} LIMIT ? OFFSET ?`;
         return inboxLeads(handle, db.prepare(sql).all(...params, query.limit, query.offset) as unknown as InboxRow[]);
       }),
     setStatus: (reference, status, by, at, audit) =>
@@ -26,6 +28,13 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): O
           const row = db.prepare('SELECT status FROM leads WHERE reference = ?').get(reference) as { status: LeadStatus } | undefined;
           if (!row) return undefined;
           db.prepare('UPDATE leads SET status = ?, status_by = ?, status_at = ? WHERE reference = ?').run(status, by, iso(at), reference);
+          // The first contact: the first time the lead leaves "new", whoever and whenever; never moved after.
+          if (status !== 'new')
+            db.prepare('UPDATE leads SET first_contact_at = ?, first_contact_by = ? WHERE reference = ? AND first_contact_at IS NULL').run(
+              iso(at),
+              by,
+              reference,
+            );
           writeAudit(audit(row.status));
           return { from: row.status };
         }),

@@ -1,0 +1,18 @@
+/** A line of the office's audit trail, as every office role writes it. */
+import type { AuditNote } from '../leads/store.ts';
+
+/** One thing the office did, as the audit trail keeps it: who, when, what, never a customer's details. */
+export interface AuditEntry extends AuditNote {
+  action:
+    | 'signed in'
+    | 'sign-in refused'
+    | 'signed out'
+    | 'exported'
+    | 'deleted on request'
+    | 'set a status'
+    | 'released from spam'
+    | 'added a note'
+    | 'set the owner'
+    | 'account added'
+    | 'account removed';
+}
