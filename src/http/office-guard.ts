@@ -18,6 +18,7 @@ import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
 import { HELD_PATH, heldCookie, holdChange, isHeldPath, opensHeldChange } from '../office/held-change.ts';
 import { inboxAddress } from '../office/inbox-filters.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
+import { refusalHtml } from '../office/refusal-page.ts';
 
 /** The office's forms are short: a status, a search, an e-mail and a password. */
 const OFFICE_BODY_LIMIT = 8 * 1024;
@@ -32,9 +33,17 @@ const REFUSALS = {
   request_timeout: 'What was sent stopped arriving before it was complete. Nothing was changed. Check the connection and try again.',
 } as const;
 
-/** An answer of the office in words, for a person: the refusals here and the office's own endpoints'. */
+/** The company's name as the office guard last saw it (`content/company.yaml`, one a server), which heads a refusal's page. */
+let company: string | undefined;
+
+/**
+ * An answer of the office in words, for a person: a refusal here or of the office's own endpoints
+ * (4xx) is a page in the office's look with a way back to the inbox (`office/refusal-page.ts`);
+ * a failure (503), the words alone.
+ */
 export function officeText(status: number, words: string, headers: Record<string, string> = {}): Response {
-  return new Response(`${words}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...headers } });
+  if (status >= 500) return new Response(`${words}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...headers } });
+  return new Response(refusalHtml(status, words, company), { status, headers: { 'Content-Type': 'text/html; charset=utf-8', ...headers } });
 }
 
 /** Whether `path` is the office's. */
@@ -49,6 +58,7 @@ export const SIGN_IN_PATH = '/office/sign-in';
  */
 export async function guardOffice(request: Request, url: URL, locals: ApiContext, powers: OfficePowers): Promise<Response | undefined> {
   const { services } = locals;
+  company = services.promise.companyName;
   if (request.method === 'POST') {
     if (!sameOrigin(request.headers, siteOrigins(services.config))) return officeText(STATUS.forbidden, REFUSALS.forbidden);
     const problem = await formBodyProblem(request, OFFICE_BODY_LIMIT);

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
 import { freePort, startServer, type RunningServer } from '../support/server.ts';
 import { contact, newClient, quote } from '../support/fixtures.ts';
-import { addUser, officePost, signedIn, STAFF, sentLead, sentTooFast, signInOnPage } from '../support/office.ts';
+import { addUser, officePost, showFilters, signedIn, STAFF, sentLead, sentTooFast, signInOnPage } from '../support/office.ts';
 
 /** The spreadsheet's header, in order: what the office works with, and nothing internal. */
 const COLUMNS = [
@@ -101,6 +101,7 @@ describe.skipIf(!chromiumAvailable())("the office's spreadsheet and its deletion
       const { context, page } = await visitor(options);
       await signIn(page);
       // The list narrowed to what is being worked on: the spreadsheet holds that, and that alone.
+      await showFilters(page);
       await page.locator('#status').selectOption('contacted');
       await page.getByRole('button', { name: 'Show' }).click();
       expect((await page.locator('li.lead h2').allInnerTexts()).map((t) => t.trim())).toEqual(['Wanda Worked']);
@@ -143,7 +144,7 @@ describe.skipIf(!chromiumAvailable())("the office's spreadsheet and its deletion
       expect(searched.rows.map((r) => [r.Reference, r.Status, r['Taken by']])).toEqual([[other, 'New', '']]);
 
       // And everything, from the inbox unfiltered.
-      await page.goto(`${server.url}/office`);
+      await page.goto(`${server.url}/office?view=all`);
       const everything = await downloadThese(page);
       expect(everything.rows.map((r) => r.Reference)).toEqual(expect.arrayContaining([worked, other]));
       await fits(page, options.width);
@@ -188,7 +189,7 @@ describe.skipIf(!chromiumAvailable())("the office's spreadsheet and its deletion
       await signIn(page);
       const find = async () => {
         await page.goto(`${server.url}/office/delete`);
-        await page.getByLabel('E-mail address or phone number').fill(phone);
+        await page.getByLabel('Phone number').fill(phone);
         await page.getByRole('button', { name: 'Find their leads' }).click();
       };
       await find();

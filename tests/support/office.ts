@@ -84,3 +84,9 @@ export async function sentTooFast(browser: Browser, base: string, who: { name: s
   await context.close();
   return reference;
 }
+
+/** Opens the inbox's "Filters" fold as a person taps it, unless it is open already (a filter in use keeps it open). */
+export async function showFilters(page: Page): Promise<void> {
+  const fold = page.locator('details.more-filters');
+  if (!(await fold.evaluate((d) => (d as HTMLDetailsElement).open))) await fold.locator(':scope > summary').click();
+}

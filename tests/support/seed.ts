@@ -13,7 +13,7 @@ import { quote } from './fixtures.ts';
 export async function seedLeads(
   intake: Pick<LeadIntake, 'submit'>,
   count: number,
-  options: { body?: (i: number) => Record<string, unknown>; batch?: number; receivedAt?: (i: number) => Date } = {},
+  options: { body?: (i: number) => Record<string, unknown>; batch?: number; receivedAt?: (i: number) => Date; answerBy?: (i: number) => Date } = {},
 ): Promise<string[]> {
   const { body = () => quote(), batch = 2_000, receivedAt = () => new Date() } = options;
   const references: string[] = [];
@@ -23,7 +23,8 @@ export async function seedLeads(
       const v = validateLead(body(i));
       if (!v.ok) throw new Error(`seed body ${i} is invalid: ${JSON.stringify(v.errors)}`);
       const meta = { receivedVia: '/api/v1/leads', channel: 'api' as const, clientAddress: '198.51.100.9', userAgent: 'seed', now: receivedAt(i) };
-      return intake.submit(toLeadRecord(v.lead, meta), undefined);
+      const promised = options.answerBy?.(i);
+      return intake.submit({ ...toLeadRecord(v.lead, meta), ...(promised && { answerBy: promised.toISOString() }) }, undefined);
     });
     for (const outcome of await Promise.all(submitted)) {
       if (outcome.kind !== 'created') throw new Error(`seed lead not created: ${outcome.kind}`);

@@ -200,3 +200,12 @@ export function mountTmpfs(dir: string, sizeKiB: number, options: { readOnly?: b
   if (mounted.status !== 0) throw new Error(`mount failed: ${mounted.stderr}`);
   return () => void spawnSync('umount', ['-l', dir]);
 }
+
+/** Whether a Redis of a test's own can be started here (`redis-server` on the PATH), for outages; in CI its absence is a failure. */
+export function ownRedisAvailable(): boolean {
+  if (spawnSync('redis-server', ['--version'], { timeout: 3_000 }).status === 0) return true;
+  const message = 'redis-server is not installed: the Redis outage tests are skipped (apt-get install -y redis-server)';
+  if (process.env.CI) throw new Error(`CI requires ${message.replace(': the Redis outage tests are skipped', '')}`);
+  console.warn(message);
+  return false;
+}
