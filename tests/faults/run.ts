@@ -2,13 +2,15 @@
  * The faults kept (`npm run test:faults`): each `tests/faults/*.patch` is a small fault the quick
  * tests must catch. For each, a scratch copy of the project (its git-tracked files and untracked ones
  * git does not ignore; `node_modules` linked, never copied) gets the patch (`git apply`: a patch that
- * no longer applies fails the run, by name), then `npm run test:unit -- --bail=1`, which must fail.
+ * no longer applies fails the run, by name), then the quick tests of the files its header names
+ * (`Caught-by: tests/…`, before the diff, where `git apply` reads nothing): `npm run test:unit --
+ * <those files>` must fail, and in one of them (a failure elsewhere, a flaky test say, is no catch).
  * Two at a time (two cores). One line per fault, then `N passed, M failed`; the exit status is
  * non-zero if any fault was not caught. It assumes the quick tests pass as the project stands
  * (`.ci/run` runs `npm run test:unit` first).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -71,8 +73,12 @@ async function tryFault(patch: string): Promise<Verdict> {
   try {
     const applied = await run('git', ['apply', join(FAULTS, patch)], dir);
     if (applied.code !== 0) return { fault, caught: false, said: `the patch no longer applies: ${applied.output.trim().split('\n')[0]}` };
-    const tests = await run('npm', ['run', '--silent', 'test:unit', '--', '--bail=1'], dir);
-    if (tests.code === 0) return { fault, caught: false, said: 'npm run test:unit passed with it' };
+    const catchers = caughtBy(patch);
+    if (catchers.length === 0) return { fault, caught: false, said: 'the patch names no test that catches it (a "Caught-by: tests/…" line)' };
+    const tests = await run('npm', ['run', '--silent', 'test:unit', '--', ...catchers], dir);
+    if (tests.code === 0) return { fault, caught: false, said: `npm run test:unit -- ${catchers.join(' ')} passed with it` };
+    if (!catchers.some((file) => new RegExp(`FAIL\\s+(?:unit\\s+)?${file.replaceAll('.', '\\.')}`).test(tests.output)))
+      return { fault, caught: false, said: `the quick tests failed, but not in ${catchers.join(' or ')}` };
     // The first test that failed, as vitest names it (its file, its describe and its title), else its first failure.
     const named = /^\s*FAIL\s+(?:unit\s+)?(tests\/.+)$/m.exec(tests.output) ?? /^\s*×\s+(.+?)(?:\s+\d+ms)?$/m.exec(tests.output);
     const failed = named?.[1]?.trim() ?? 'npm run test:unit failed';
@@ -82,6 +88,10 @@ async function tryFault(patch: string): Promise<Verdict> {
     copies.delete(dir);
   }
 }
+
+/** The test files a patch says catch its fault. */
+const caughtBy = (patch: string) =>
+  [...readFileSync(join(FAULTS, patch), 'utf8').split(/^diff --git /m)[0]!.matchAll(/^Caught-by:\s*(tests\/\S+\.test\.ts)\s*$/gm)].map((m) => m[1]!);
 
 const started = Date.now();
 const patches = readdirSync(FAULTS)
