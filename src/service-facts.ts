@@ -114,6 +114,10 @@ export const NOT_OFFERED = [
   'access to customer, cleaner, schedule, payment or third-party field-service records',
 ] as const;
 
+/** Where the request body's JSON Schema is published, a document of its own (JSON Schema 2020-12), and its media type. */
+export const LEAD_SCHEMA_PATH = '/schemas/lead-submission.json';
+export const SCHEMA_MEDIA_TYPE = 'application/schema+json';
+
 /** The media type of `/.well-known/api-catalog` (RFC 9727). */
 export const API_CATALOG_MEDIA_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
 
@@ -124,6 +128,7 @@ export function serviceLinks(siteUrl: string) {
     leads: `${siteUrl}${API_PATHS.leads}`,
     deprecatedLeads: `${siteUrl}${API_PATHS.deprecatedLeads}`,
     openapi: `${siteUrl}/openapi.json`,
+    leadSchema: `${siteUrl}${LEAD_SCHEMA_PATH}`,
     apiDocs: `${siteUrl}/api-docs`,
     apiCatalog: `${siteUrl}/.well-known/api-catalog`,
     llmsTxt: `${siteUrl}/llms.txt`,

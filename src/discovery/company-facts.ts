@@ -1,5 +1,5 @@
 /** What the documents state of the company itself, from `content/company.yaml`. */
-import type { CallBackPromise } from '../leads/next-step.ts';
+import { WEEKDAYS, type CallBackPromise } from '../leads/next-step.ts';
 import { formatUsPhone } from '../leads/phone.ts';
 import { servedPostalCodes } from '../leads/service-area.ts';
 import type { Company } from '../site/from-content.ts';
@@ -25,4 +25,24 @@ export function documentedCompany(company: Company): CompanyFacts {
     postalCodes: servedPostalCodes(company.serviceArea),
     promise: company.promise,
   };
+}
+
+/** Days of the week in words: a run of days as "Monday to Friday", others listed. */
+function daysWords(days: readonly number[]): string {
+  const sorted = [...new Set(days)].sort((a, b) => a - b);
+  const run = sorted.length > 2 && sorted.every((d, i) => i === 0 || d === sorted[i - 1]! + 1);
+  if (run) return `${WEEKDAYS[sorted[0]!]} to ${WEEKDAYS[sorted.at(-1)!]}`;
+  const names = sorted.map((d) => WEEKDAYS[d]!);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? 'no day');
+}
+
+/**
+ * The company's time, in one sentence every document states once: its time zone (in which
+ * `preferredDates` and the promise are counted) and what a working day is.
+ */
+export function companyTimeWords(promise: Pick<CallBackPromise, 'timeZone' | 'on'>): string {
+  return (
+    `The company's days and times are those of its time zone, ${promise.timeZone}; a working day is one of the days ` +
+    `of its promise (${daysWords(promise.on)}) on which the office is not closed.`
+  );
 }

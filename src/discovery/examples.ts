@@ -1,5 +1,6 @@
 /** Complete example requests, taken from the OpenAPI description's own examples so that they cannot drift. */
 import { rateLimitHeaders } from '../http/headers.ts';
+import { FIELDS, type FieldName } from '../leads/fields.ts';
 import { EXAMPLE_IDEMPOTENCY_KEYS, FACTS, RATE_LIMIT } from '../service-facts.ts';
 
 type Json = Record<string, any>;
@@ -36,4 +37,15 @@ export function receiptExample(doc: Json): string {
     '',
     JSON.stringify(doc.components.examples.QuoteReceipt.value, null, 2),
   ].join('\n');
+}
+
+/** The origin the validation's own words give their example page address on (`FIELDS.pageUrl`). */
+const FIELD_EXAMPLE_ORIGIN = /https:\/\/www\.example-cleaning\.com(?=\/)/g;
+
+/**
+ * What a field expects, in the validation's own words (`FIELDS`), with an example address on the
+ * deployment's own origin, as every example the documents show.
+ */
+export function fieldExpects(field: FieldName, origin: string): string {
+  return FIELDS[field].expects.replace(FIELD_EXAMPLE_ORIGIN, origin);
 }

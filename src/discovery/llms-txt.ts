@@ -3,11 +3,10 @@
  * sections of links and `## Optional`. Generated from the same facts as the API, so it cannot drift.
  */
 import { PROBLEMS, PROBLEM_CODES } from '../problems/registry.ts';
-import { FIELDS, type FieldName } from '../leads/fields.ts';
-import { US_PHONE_RULE } from '../leads/phone.ts';
+import { type FieldName } from '../leads/fields.ts';
 import { agentGuidance, FACTS, NOT_OFFERED, RATE_LIMIT_POLICY, RULES, SERVICE_NAME, USAGE_RULES, serviceLinks, type Offer } from '../service-facts.ts';
 import { configuredMarker } from '../site/configured-values.ts';
-import { curlExample } from './examples.ts';
+import { curlExample, fieldExpects } from './examples.ts';
 import { AGENT_PRICE_NOTE, rangeWords, sizeWords, type PriceGuide } from '../prices.ts';
 
 type Json = Record<string, any>;
@@ -17,6 +16,7 @@ const SHAPED = new Set(['bedrooms', 'bathrooms', 'phone', 'consentTimestamp']);
 
 /** One line per field of a form, required fields first: what it takes, as the validation words it, and its length limit. */
 function fieldLines(doc: Json, form: 'QuoteRequest' | 'ContactMessage'): string[] {
+  const origin = doc.servers[0].url as string;
   const schema = doc.components.schemas[form];
   const required = new Set<string>(schema.required);
   return Object.entries(schema.properties as Record<string, Json>)
@@ -24,7 +24,7 @@ function fieldLines(doc: Json, form: 'QuoteRequest' | 'ContactMessage'): string[
       const field = property.$ref ? doc.components.schemas[property.$ref.split('/').pop()] : property;
       const most = field.maxLength ?? (field.anyOf as Json[] | undefined)?.find((branch) => branch.maxLength)?.maxLength;
       // The form's own value, rather than the choice between the two forms that a refusal explains.
-      const expects = name === 'formType' ? `"${field.const}"${required.has(name) ? '' : ', or leave it out'}` : FIELDS[name as FieldName].expects;
+      const expects = name === 'formType' ? `"${field.const}"${required.has(name) ? '' : ', or leave it out'}` : fieldExpects(name as FieldName, origin);
       const limit = most === undefined || SHAPED.has(name) ? '' : `, at most ${Number(most).toLocaleString('en-US')} characters`;
       return {
         name,
@@ -53,7 +53,7 @@ function priceLines(guide: PriceGuide | undefined, statusPath: string): string[]
  */
 export function llmsTxt(doc: Json, offer: Offer): string {
   const l = serviceLinks(doc.servers[0].url);
-  const company = doc.info['x-company'] as { name: string; phone: string; serviceArea: string };
+  const company = doc.info['x-company'] as { name: string; phone: string; serviceArea: string; time: string };
   const guidance = agentGuidance(offer);
   const quoted = (items: readonly string[]) => items.map((i) => `"${i}"`).join(', ');
   const lines = [
@@ -63,26 +63,23 @@ export function llmsTxt(doc: Json, offer: Offer): string {
     '> It accepts cleaning quote requests and contact messages that a customer has explicitly asked the company to act on.',
     '> Agents may use it on behalf of a customer; nothing here reads or changes any other record.',
     '',
+    "This guide is short: every field's exact rule is in the OpenAPI description, which it links to, and a refusal names each field and what it expects.",
+    '',
     'Rules for every caller, person or agent:',
     '',
     ...USAGE_RULES.map((rule) => `- ${rule}`),
-    '- Never send credentials: no Authorization header, bearer token, API key, identity assertion or password. There is no registration.',
     '',
     `Submit one JSON object with \`POST ${l.leads}\` and \`Content-Type: application/json\`, at most ${FACTS.maxBodyBytes} bytes. There are two forms:`,
     '',
-    `- A quote request (the default: leave \`formType\` out) asks for a price for, or a visit to, clean a home in ` +
-      `${company.serviceArea}. On a quote request, \`communicationsConsent\` must be the JSON value \`true\`, and ` +
-      `only because the customer said so.`,
-    '- A contact message (`"formType": "support"`) is for anything else, a follow-up about an earlier lead ' +
-      'included. It may also carry `communicationsConsent` (if sent, it must be `true`), `consentTimestamp` and ' +
-      '`pageUrl`, kept as evidence.',
+    `- A quote request (the default: leave \`formType\` out) asks for a price for, or a visit to, clean a home.`,
+    '- A contact message (`"formType": "support"`) is for anything else, a follow-up about an earlier lead included.',
     '',
+    RULES.valueTypes,
     RULES.idempotencyKey,
     RULES.retry,
-    `${configuredMarker('environmentRule')} The company's own deployment is served over HTTPS only; \`GET ${l.status}\` ` +
-      'says which this is (`environment`: `production` or `test`). There is no sandbox.',
+    `${configuredMarker('environmentRule')} \`GET ${l.status}\` says which this is (\`environment\`).`,
     '',
-    'A quote request, complete:',
+    "A quote request, complete (its Idempotency-Key is this example's own: make a new one for each submission of yours):",
     '',
     '```sh',
     curlExample(doc, 'quote'),
@@ -92,7 +89,7 @@ export function llmsTxt(doc: Json, offer: Offer): string {
     '',
     ...fieldLines(doc, 'QuoteRequest'),
     '',
-    'A contact message, complete (this one a follow-up: it quotes the reference of a quote request sent earlier):',
+    'A contact message, complete (this one a follow-up: it quotes the reference of a quote request sent earlier; again, make a new Idempotency-Key):',
     '',
     '```sh',
     curlExample(doc, 'support'),
@@ -105,6 +102,8 @@ export function llmsTxt(doc: Json, offer: Offer): string {
     'Filling in a lead:',
     '',
     `- Which form: ${guidance.formType}`,
+    `- \`name\`, \`phone\`, \`email\`: ${guidance.name}`,
+    `- \`phone\`: ${FACTS.phoneRule} A customer without a U.S. number can call the office at ${company.phone} instead of sending a lead.`,
     `- \`communicationsConsent\`: ${guidance.communicationsConsent}`,
     `- \`consentTimestamp\`: ${guidance.consentTimestamp}`,
     `- \`bedrooms\`: ${guidance.bedrooms}`,
@@ -112,22 +111,23 @@ export function llmsTxt(doc: Json, offer: Offer): string {
     `- \`pageUrl\`: ${guidance.pageUrl}`,
     `- \`service\`: ${guidance.service} The services offered: ${quoted(offer.services)}.`,
     ...priceLines(offer.prices, l.status),
+    `- \`frequency\`: ${guidance.frequency}`,
     `- \`notes\`: ${guidance.notes}`,
     `- \`postalCode\`: ${guidance.postalCode} The ZIP codes served are listed in \`GET ${l.status}\` (\`serviceArea\`).`,
-    `- \`preferredDates\`, \`frequency\`, \`preferredContact\`: ${guidance.preferredDates}`,
+    `- \`preferredDates\`: ${guidance.preferredDates}`,
+    `- \`preferredContact\`: ${guidance.preferredContact}`,
     `- \`helpWith\`: ${guidance.helpWith} The topics: ${quoted(offer.contactTopics)}.`,
     `- \`message\`: ${guidance.message}`,
-    `- \`phone\`: ${US_PHONE_RULE} A customer without a U.S. number can call the office at ${company.phone} instead of sending a lead.`,
-    "- Every field's exact rule (lengths, patterns, required fields) is in the OpenAPI description; a refusal names each field and what it expects.",
+    `- Days and times: ${company.time}`,
     '',
     'Success is `201 Created` with `{"id": "…", "reference": "Q-7K3M-4P", "formType": "quote", "status": ' +
-      '"received", "receivedAt": "…", "whatHappensNext": "…"}`, sent only once the lead is stored. Give the customer ' +
-      'the `reference`: it is what they quote when they call or write to the office about this request, and what a ' +
-      'follow-up contact message quotes in `message`. Read them `whatHappensNext`: when the office will answer, as ' +
-      'the company promises it.',
+      '"received", "receivedAt": "…", "whatHappensNext": "…"}`, and `"inServiceArea": true` or `false` when `postalCode` ' +
+      'was sent; it is sent only once the lead is stored. Give the customer the `reference`, and read them ' +
+      '`whatHappensNext`: when the office will answer, as the company promises it.',
+    RULES.whatToQuote,
     RULES.duplicate,
     `Rate limit: ${FACTS.rateLimit} submissions per ${FACTS.rateLimitWindowSeconds} seconds per client ` + `(\`RateLimit-Policy: ${RATE_LIMIT_POLICY}\`).`,
-    'Errors are RFC 9457 problem documents (`application/problem+json`) with a stable `code` and a one-sentence `resolution`:',
+    'Errors are RFC 9457 problem documents (`application/problem+json`) with a stable `code` and a one-sentence `resolution`, in the order the checks run:',
     '',
     ...PROBLEM_CODES.map((code) => `- \`${code}\` (${PROBLEMS[code].status}): ${PROBLEMS[code].title}. ${PROBLEMS[code].resolution}`),
     '',
@@ -135,7 +135,8 @@ export function llmsTxt(doc: Json, offer: Offer): string {
     '',
     '## API',
     '',
-    `- [OpenAPI description](${l.openapi}): OpenAPI 3.1, the exact request and response schemas, headers and examples`,
+    `- [OpenAPI description](${l.openapi}): OpenAPI 3.1, the exact request and response schemas, headers and examples, and every rule`,
+    `- [Request body JSON Schema](${l.leadSchema}): the lead body alone, JSON Schema 2020-12, for any validator`,
     `- [API reference](${l.apiDocs}): the same description as a readable page`,
     `- [API catalog](${l.apiCatalog}): RFC 9727 linkset pointing to all of the above`,
     `- [API status](${l.status}): discovery document and health, with links, rules and the rate-limit policy`,

@@ -11,11 +11,13 @@
  *     `service` and `helpWith` take, and the guidance for agents (`AGENT_GUIDANCE`) joins the
  *     fields it is about;
  *   - the `Idempotency-Key` header's pattern and lengths are the parser's own;
- *   - the problem codes and every problem example come from the registry, the examples of field
- *     errors from the validation itself;
- *   - every answer of the deprecated alias, OPTIONS included, carries its Deprecation, Link and
- *     Sunset headers;
- *   - `servers` and every link name this deployment's `SITE_URL`.
+ *   - the problem codes and every problem example (one per code, on the `Problem` schema) come from
+ *     the registry, the examples of field errors from the validation itself;
+ *   - `servers` and every link name this deployment's `SITE_URL`; `servers` says what the
+ *     deployment is for, as the running server's configuration fills it in.
+ * The deprecated alias answers as v1 does, with the same shared answers; its operation says which
+ * headers it adds. The whole stays under 50,000 bytes as compact JSON: each rule is said once, on
+ * what it governs.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -30,15 +32,25 @@ import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../problems/registry.
 import { IDEMPOTENCY_KEY_PATTERN, MAX_KEY_HEADER_LENGTH } from '../http/idempotency-key.ts';
 import { whatHappensNext } from '../leads/next-step.ts';
 import { configuredMarker } from '../site/configured-values.ts';
-import type { CompanyFacts } from './company-facts.ts';
-import { agentGuidance, API_PATHS, EXAMPLE_IDEMPOTENCY_KEYS, fact, RATE_LIMIT, RATE_LIMIT_POLICY, USAGE_RULES, type Offer } from '../service-facts.ts';
+import { companyTimeWords, type CompanyFacts } from './company-facts.ts';
+import {
+  agentGuidance,
+  EXAMPLE_IDEMPOTENCY_KEYS,
+  fact,
+  LEAD_SCHEMA_PATH,
+  NOT_OFFERED,
+  RATE_LIMIT,
+  RATE_LIMIT_POLICY,
+  USAGE_RULES,
+  type Offer,
+} from '../service-facts.ts';
 
 export type { CompanyFacts } from './company-facts.ts';
 
 /** The source of the description; paths resolve from the project root, where builds run. */
 export const SPEC_PATH = resolve('spec/openapi.yaml');
 /** The origin the source's examples are written with, replaced by `SITE_URL` when bundling. */
-const SOURCE_ORIGIN = 'http://localhost:4321';
+export const SOURCE_ORIGIN = 'http://localhost:4321';
 
 /** The request id, lead id and reference the examples show. */
 const EXAMPLE_REQUEST_ID = '6f1c1f7e-2a53-4c47-9d0e-6a4f3b0c2d11';
@@ -63,7 +75,11 @@ function mapStrings<T>(value: T, fn: (s: string) => string): T {
   return value;
 }
 
-/** The example of a problem code: the registry's texts, and field errors as the validation words them. */
+/**
+ * The example of a problem code: the registry's title, status and resolution, a short detail (its
+ * title: what the code means is said once, on /developers/errors), and field errors as the
+ * validation words them.
+ */
 function problemExample(code: ProblemCode, quoteExample: Json, nextStep: string): Json {
   const errorsOf = (body: Json) => {
     const result = validateLead(body);
@@ -74,11 +90,11 @@ function problemExample(code: ProblemCode, quoteExample: Json, nextStep: string)
     code === 'consent_required'
       ? { errors: errorsOf({ ...quoteExample, communicationsConsent: false, email: 'jane.doe@example' }) }
       : code === 'validation_failed'
-        ? { errors: errorsOf({ ...quoteExample, email: 'jane.doe@example', bedrooms: undefined }) }
+        ? { errors: errorsOf({ ...quoteExample, email: 'jane.doe@example' }) }
         : code === 'duplicate_submission'
           ? { leadId: EXAMPLE_LEAD_ID, reference: EXAMPLE_REFERENCE, whatHappensNext: nextStep }
           : {};
-  return problemDocument(new Problem(code, PROBLEMS[code].description, extra), { siteUrl: SOURCE_ORIGIN, requestId: EXAMPLE_REQUEST_ID });
+  return problemDocument(new Problem(code, `${PROBLEMS[code].title}.`, extra), { siteUrl: SOURCE_ORIGIN, requestId: EXAMPLE_REQUEST_ID });
 }
 
 /** The keywords a field's constraints are made of: generated, never taken from the YAML. */
@@ -134,16 +150,16 @@ function completeLeadSchemas(components: Json, offer: Offer): void {
   }
   // Free text, with what the forms offer enumerated beside it: the tools list the values, the server takes either.
   for (const [target, values, title] of [
-    [components.schemas.QuoteRequest.properties.service, offer.services, 'A service the company offers'],
-    [components.schemas.ContactMessage.properties.helpWith, offer.contactTopics, "One of the contact form's topics"],
+    [components.schemas.QuoteRequest.properties.service, offer.services, 'Offered'],
+    [components.schemas.ContactMessage.properties.helpWith, offer.contactTopics, 'Offered'],
   ] as const) {
     // The type, the length and the pattern bound both branches (every value offered matches); the
     // free text's least length is its own.
-    const free: Json = { title: "The customer's own words" };
+    const free: Json = { title: 'Own words' };
     if (target.minLength !== undefined) free.minLength = target.minLength;
     delete target.minLength;
     target.anyOf = [{ title, enum: [...values] }, free];
-    target.examples = [...values];
+    delete target.examples;
   }
   components.schemas.LeadSubmission.description = `${components.schemas.LeadSubmission.description} ${guidance.formType}`;
   components.parameters.IdempotencyKey.example = `"${EXAMPLE_IDEMPOTENCY_KEYS.quote}"`;
@@ -153,7 +169,7 @@ function completeLeadSchemas(components: Json, offer: Offer): void {
     ['ContactMessage', 'support'],
   ] as const) {
     components.examples[example].description =
-      `Sent with \`Idempotency-Key: "${EXAMPLE_IDEMPOTENCY_KEYS[form]}"\`. Send a new key (a UUID) with each submission of your own.`;
+      `Sent with \`Idempotency-Key: "${EXAMPLE_IDEMPOTENCY_KEYS[form]}"\`, its own: make a new key for each submission of yours.`;
   }
 }
 
@@ -164,45 +180,36 @@ function complete(source: Json, offer: Offer, company: CompanyFacts): Json {
     officePhone: company.phone,
     servedPostalCodes: company.postalCodes.join(', '),
     timeZone: company.promise.timeZone,
+    companyTime: companyTimeWords(company.promise),
     usageRules: USAGE_RULES.map((rule, i) => `${i + 1}. ${rule}`).join('\n'),
+    notOffered: NOT_OFFERED.join(', '),
+    leadSchemaUrl: `${SOURCE_ORIGIN}${LEAD_SCHEMA_PATH}`,
   };
   const doc = mapStrings(source, (s) =>
     s.replace(/\{\{(\w+)\}\}/g, (_, name: string) => (Object.hasOwn(words, name) ? words[name]! : fact(name, 'spec/openapi.yaml'))),
   );
   const { components } = doc;
-  doc.info['x-company'] = { name: company.name, phone: company.phone, serviceArea: company.serviceArea };
+  doc.info['x-company'] = { name: company.name, phone: company.phone, serviceArea: company.serviceArea, time: companyTimeWords(company.promise) };
 
   completeLeadSchemas(components, offer);
   components.schemas.ProblemCode.enum = [...PROBLEM_CODES];
   // Each receipt's next step, as the server words it for the time the example was received.
-  for (const receipt of [components.examples.QuoteReceipt.value, components.examples.ContactReceipt.value])
-    receipt.whatHappensNext = whatHappensNext(new Date(receipt.receivedAt), company.promise);
+  for (const receipt of [components.examples.QuoteReceipt.value]) receipt.whatHappensNext = whatHappensNext(new Date(receipt.receivedAt), company.promise);
+  // Every problem code's example: on the schema every problem document matches, or, for a code whose
+  // problem has members of its own (`errors`, `leadId`), as a named example of its answer.
   const quoteExample = components.examples.QuoteRequest.value;
-  const exampleOf = (stub: Json, where: string) => {
-    if (!PROBLEM_CODES.includes(stub.code))
-      throw new Error(`spec/openapi.yaml ${where} names the problem code "${stub.code}", which the registry does not have`);
-    return problemExample(stub.code, quoteExample, components.examples.QuoteReceipt.value.whatHappensNext);
-  };
-  for (const [name, example] of Object.entries(components.examples as Record<string, Json>)) {
-    if (!example.value?.code) continue;
-    example.value = exampleOf(example.value, `#/components/examples/${name}`);
-    example.summary = `${example.value.status} ${example.value.code}`;
+  const examples = PROBLEM_CODES.map((code) => problemExample(code, quoteExample, components.examples.QuoteReceipt.value.whatHappensNext));
+  const own = (e: Json) => 'errors' in e || 'leadId' in e;
+  components.schemas.Problem.examples = examples.filter((e) => !own(e));
+  for (const example of examples.filter(own)) {
+    components.examples[example.code] = { value: example };
+    const answer = components.responses[example.leadId ? 'LeadDuplicate' : 'LeadProblem'].content['application/problem+json'];
+    answer.examples = { ...answer.examples, [example.code]: { $ref: `#/components/examples/${example.code}` } };
   }
-  components.schemas.Problem.examples = components.schemas.Problem.examples.map((stub: Json) => exampleOf(stub, 'Problem.examples'));
 
-  components.headers['RateLimit-Limit'].schema.example = RATE_LIMIT.points;
+  components.headers['RateLimit-Limit'].example = RATE_LIMIT.points;
   components.headers['RateLimit-Policy'].schema.const = RATE_LIMIT_POLICY;
 
-  // The alias answers as v1 does, and adds its deprecation headers to every answer.
-  const aliasHeaders = Object.fromEntries(['Deprecation', 'Link', 'Sunset'].map((h) => [h, { $ref: `#/components/headers/${h}` }]));
-  for (const alias of [doc.paths[API_PATHS.deprecatedLeads].post, doc.paths[API_PATHS.deprecatedLeads].options]) {
-    alias.responses = Object.fromEntries(
-      Object.entries(alias.responses as Record<string, Json>).map(([status, response]) => {
-        const shared = response.$ref ? components.responses[response.$ref.split('/').pop()] : response;
-        return [status, { ...structuredClone(shared), headers: { ...shared.headers, ...aliasHeaders } }];
-      }),
-    );
-  }
   return doc;
 }
 

@@ -81,7 +81,7 @@ function operation(doc: Json, path: string, method: string, op: Json): string {
       '<h3>Request headers</h3><dl>',
       ...parameters.map(
         (p: Json) =>
-          `<dt><code>${escape(p.name)}</code> (${p.required ? 'required' : 'optional'}; ` +
+          `<dt><code>${escape(p.name)}</code> (${p.required ? 'required' : 'not required by the server'}; ` +
           `${rule(p.schema ?? {})})</dt><dd>${prose(p.description)}${p.example ? `<p>Example: <code>${escape(String(p.example))}</code></p>` : ''}</dd>`,
       ),
       '</dl>',
@@ -115,8 +115,10 @@ export function plainReference(doc: Json): string {
   const operations = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
     ['get', 'post', 'put', 'patch', 'delete', 'options'].filter((m) => item[m]).map((m) => operation(doc, path, m, item[m])),
   );
-  const problems = Object.values(doc.components.examples as Record<string, Json>)
-    .map((e) => e.value)
+  const problems = [
+    ...((doc.components.schemas.Problem.examples ?? []) as Json[]),
+    ...Object.values(doc.components.examples as Record<string, Json>).map((e) => e.value),
+  ]
     .filter((v) => v?.code && v?.title)
     .sort((a, b) => a.status - b.status || a.code.localeCompare(b.code));
   return [
@@ -124,6 +126,7 @@ export function plainReference(doc: Json): string {
     `<h1>${escape(doc.info.title)} ${escape(doc.info.version)}: API reference</h1>`,
     `<p>${escape(doc.info.summary ?? '')} The same description as JSON: <a href="/openapi.json">/openapi.json</a> (OpenAPI ${escape(doc.openapi)}).</p>`,
     prose(doc.info.description),
+    ...(doc.servers as Json[]).map((server) => `<p>Server <code>${escape(server.url)}</code>: ${escape(server.description ?? '')}</p>`),
     ...operations,
     '<h2 id="problem-codes">Problem codes</h2>',
     '<table><thead><tr><th scope="col">Code</th><th scope="col">Status</th><th scope="col">Title</th><th scope="col">What to do</th></tr></thead><tbody>',

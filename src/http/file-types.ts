@@ -4,7 +4,7 @@
  * (`src/server/static-files.ts`), and `npm run dev`, which renders the same documents on each
  * request, gives its answers the same (`src/http/dev-headers.ts`).
  */
-import { API_CATALOG_MEDIA_TYPE } from '../service-facts.ts';
+import { API_CATALOG_MEDIA_TYPE, LEAD_SCHEMA_PATH, SCHEMA_MEDIA_TYPE } from '../service-facts.ts';
 
 export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -30,6 +30,7 @@ export function discoveryDocumentHeaders(siteUrl: string): Record<string, Record
       Link: `<${siteUrl}/.well-known/api-catalog>; rel="api-catalog"`,
     },
     '/openapi.json': { ...shared, 'Content-Type': 'application/json' },
+    [LEAD_SCHEMA_PATH]: { ...shared, 'Content-Type': SCHEMA_MEDIA_TYPE },
     '/llms.txt': { ...shared, 'Content-Type': 'text/plain; charset=utf-8' },
     '/robots.txt': { ...shared, 'Content-Type': 'text/plain; charset=utf-8' },
   };

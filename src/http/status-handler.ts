@@ -39,6 +39,7 @@ export function statusDocument(
     links: {
       leads: links.leads,
       openapi: links.openapi,
+      leadSchema: links.leadSchema,
       apiDocs: links.apiDocs,
       apiCatalog: links.apiCatalog,
       llmsTxt: links.llmsTxt,

@@ -36,7 +36,7 @@ export const MIN_COMPRESSIBLE_BYTES = 1024;
 const MIN_SAVING = 0.1;
 
 /** Media types that are text underneath (fonts and images other than SVG are compressed already). */
-const COMPRESSIBLE_TYPE = /^(text\/|application\/(json|problem\+json|xml|manifest\+json|linkset\+json|javascript)|image\/svg\+xml)/;
+const COMPRESSIBLE_TYPE = /^(text\/|application\/(json|problem\+json|schema\+json|xml|manifest\+json|linkset\+json|javascript)|image\/svg\+xml)/;
 
 /** Whether an answer of `contentType` and `length` bytes is worth compressing. */
 export function compressible(contentType: string | undefined, length: number): boolean {

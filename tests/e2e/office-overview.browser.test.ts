@@ -253,7 +253,7 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
         'Standard clean',
         'Deep clean',
         'Move-in / move-out clean',
-        'Recurring clean (weekly or every two weeks)',
+        'Regular clean',
         'Post-renovation clean',
         'Another service',
         'Contact messages',

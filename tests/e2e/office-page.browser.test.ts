@@ -219,7 +219,10 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
     const { context, page } = await visitor();
     await signIn(page);
     expect(await page.locator('li.lead', { hasText: reference }).count()).toBe(0);
-    await page.getByRole('link', { name: /^Suspected spam/ }).first().click();
+    await page
+      .getByRole('link', { name: /^Suspected spam/ })
+      .first()
+      .click();
     const caught = page.locator('li.lead', { hasText: reference });
     expect(await caught.innerText()).toContain('Quick Quentin');
     expect(await caught.innerText()).toContain('faster than a person types');

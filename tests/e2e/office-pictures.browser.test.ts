@@ -22,7 +22,7 @@ import { freePort, startServer, type RunningServer } from '../support/server.ts'
 const DAY = 86_400_000;
 /** The phone of the first lead, which a second person uses too. */
 const SHARED_PHONE = '(503) 555-0100';
-const SERVICES = ['Standard clean', 'Deep clean', 'Move-in / move-out clean', 'Recurring clean (weekly or every two weeks)', 'Standard clean'];
+const SERVICES = ['Standard clean', 'Deep clean', 'Move-in / move-out clean', 'Regular clean', 'Standard clean'];
 const PEOPLE = ['Maria Lopez', 'Sam Okafor', 'Priya Natarajan', 'Tom Becker', 'Ana Souza', 'Jon Eriksen', 'Lena Fischer', 'Omar Haddad'];
 
 describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {

@@ -156,7 +156,10 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
       await card.getByLabel('Status').selectOption('contacted');
       await card.getByRole('button', { name: 'Save' }).click();
       expect(await page.getByRole('status').innerText()).toContain(`Saved: ${reference} is now contacted.`);
-      await page.getByRole('link', { name: /^Suspected spam/ }).first().click();
+      await page
+        .getByRole('link', { name: /^Suspected spam/ })
+        .first()
+        .click();
       await page.getByRole('heading', { name: 'Suspected spam' }).waitFor();
       // An owner's page, opened anyway: a 403 that says why, in words.
       for (const path of ['/office/export', '/office/export.csv', '/office/delete', '/office/system']) {

@@ -100,7 +100,7 @@ describe.skipIf(!chromiumAvailable())('the price guide, in Chromium', () => {
           'Standard clean from $90 to $320',
           'Deep clean from $160 to $560',
           'Move-in / move-out clean from $180 to $620',
-          'Recurring clean (weekly or every two weeks) from $80 to $280',
+          'Regular clean from $80 to $280',
           'Post-renovation clean from $220 to $760',
         ]);
         expect(await guide.innerText()).toContain(NOTE);

@@ -91,7 +91,11 @@ async function tryFault(patch: string): Promise<Verdict> {
 
 /** The test files a patch says catch its fault. */
 const caughtBy = (patch: string) =>
-  [...readFileSync(join(FAULTS, patch), 'utf8').split(/^diff --git /m)[0]!.matchAll(/^Caught-by:\s*(tests\/\S+\.test\.ts)\s*$/gm)].map((m) => m[1]!);
+  [
+    ...readFileSync(join(FAULTS, patch), 'utf8')
+      .split(/^diff --git /m)[0]!
+      .matchAll(/^Caught-by:\s*(tests\/\S+\.test\.ts)\s*$/gm),
+  ].map((m) => m[1]!);
 
 const started = Date.now();
 const patches = readdirSync(FAULTS)
