@@ -55,7 +55,7 @@ export const RULES = {
     'them about this request: it is required on a quote request, and optional on a contact message.',
   contactLimits:
     'A limit the customer puts on how the office may reach them (such as "e-mail only, no calls") leaves ' +
-    'communicationsConsent as it is: it is their instruction on top of it, kept by the office; write it in notes.',
+    'communicationsConsent as it is: it is their instruction on top of it, sent in allowedContact, and the office keeps to it.',
   consentTimestamp:
     'consentTimestamp is the moment the customer gave that consent: send it in UTC (Z), such as 2026-11-22T17:03:00Z ' +
     '(a date-time with an offset, such as 2026-11-22T09:03:00-08:00, is also accepted, and stored in UTC); leave it ' +
@@ -65,7 +65,7 @@ export const RULES = {
   serviceArea:
     'Send postalCode, the ZIP code of the home, whenever the customer gives it: a ZIP code outside the service area ' +
     'is taken, and the receipt says inServiceArea false and what the office will do.',
-  preferredDays: 'The days the customer would like the visit go in preferredDates, and only days they named; the times of day ' + 'that suit them go in notes.',
+  preferredDays: 'The days the customer would like the visit go in preferredDates, and only days they named; the part of the day in ' + 'timeOfDay.',
   preferredContact: 'preferredContact is the way the customer would rather be reached first, not the only one, and never replaces ' + 'communicationsConsent.',
   testDeployment:
     'A test deployment (every deployment whose address does not begin with https://, and any other the company ' +
@@ -125,11 +125,13 @@ export const AGENT_GUIDANCE = {
   frequency: '{frequency}',
   notes:
     "What has no field of its own, in the customer's words: the size of the home (square feet, floors), add-ons " +
-    '(such as the oven, the fridge or windows), the times of day that suit, pets, how to get in, whose home it is ' +
-    "when not the customer's, and any limit on how the office may reach them. It may be empty.",
+    '(such as the oven, the fridge or windows), an exact time of day, pets, how to get in, and whose home it is ' +
+    "when not the customer's. It may be empty.",
   postalCode: RULES.serviceArea,
   preferredDates: RULES.preferredDays,
   preferredContact: RULES.preferredContact,
+  allowedContact: `${RULES.contactLimits} Left out: any.`,
+  timeOfDay: 'The part of the day the customer said suits ("tomorrow morning": morning).',
   helpWith: "What the message is about: one of the contact form's topics (listed with this field), or the customer's own words.",
   message: "The customer's message, in their words. In a follow-up, quote the reference of the earlier lead (such as Q-7K3M-4P), which its 201 gave.",
 } as const;

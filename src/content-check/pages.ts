@@ -63,7 +63,20 @@ export const quoteForm = z
   .strictObject(
     {
       ...formWords,
-      fields: fields(['name', 'phone', 'email', 'postalCode', 'bedrooms', 'bathrooms', 'service', 'preferredDates', 'frequency', 'preferredContact', 'notes']),
+      fields: fields([
+        'name',
+        'phone',
+        'email',
+        'postalCode',
+        'bedrooms',
+        'bathrooms',
+        'service',
+        'preferredDates',
+        'timeOfDay',
+        'frequency',
+        'preferredContact',
+        'notes',
+      ]),
       /** The cleanings offered; the quote form's list, also published to agents. */
       services: list('cleanings', Choice, 1, 30, '[Standard clean, Deep clean]'),
       /**

@@ -116,6 +116,8 @@ export function llmsTxt(doc: Json, offer: Offer): string {
     `- \`postalCode\`: ${guidance.postalCode} The ZIP codes served are listed in \`GET ${l.status}\` (\`serviceArea\`).`,
     `- \`preferredDates\`: ${guidance.preferredDates}`,
     `- \`preferredContact\`: ${guidance.preferredContact}`,
+    `- \`allowedContact\`: ${guidance.allowedContact}`,
+    `- \`timeOfDay\`: ${guidance.timeOfDay}`,
     `- \`helpWith\`: ${guidance.helpWith} The topics: ${quoted(offer.contactTopics)}.`,
     `- \`message\`: ${guidance.message}`,
     `- Days and times: ${company.time}`,

@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ContactMessage, PUBLISHED_PATTERNS, QuoteRequest } from '../leads/schema.ts';
-import { MAX_PREFERRED_DATES } from '../leads/fields.ts';
+import { CONTACT_WAYS, MAX_PREFERRED_DATES } from '../leads/fields.ts';
 import { validateLead } from '../leads/validate.ts';
 import { Problem, problemDocument } from '../problems/problem.ts';
 import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../problems/registry.ts';
@@ -98,7 +98,7 @@ function problemExample(code: ProblemCode, quoteExample: Json, nextStep: string)
 }
 
 /** The keywords a field's constraints are made of: generated, never taken from the YAML. */
-const CONSTRAINTS = ['type', 'minLength', 'maxLength', 'pattern', 'const', 'enum', 'items', 'maxItems', 'uniqueItems'] as const;
+const CONSTRAINTS = ['type', 'minLength', 'maxLength', 'pattern', 'const', 'enum', 'items', 'minItems', 'maxItems', 'uniqueItems'] as const;
 
 /**
  * Gives both forms' fields the validation's own constraints, the agents' guidance and the offer's
@@ -129,6 +129,8 @@ function completeLeadSchemas(components: Json, offer: Offer): void {
           maxItems: MAX_PREFERRED_DATES,
           uniqueItems: true,
         });
+      // Each way once (checked beside the schema too).
+      if (field === 'allowedContact') Object.assign(constraints, { maxItems: CONTACT_WAYS.length, uniqueItems: true });
       let target = described.properties[field];
       const shared = target.$ref?.split('/').pop();
       if (shared) {

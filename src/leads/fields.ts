@@ -31,11 +31,18 @@ export const NOT_SURE = 'not sure';
 export const FREQUENCIES = ['once', 'weekly', 'every-two-weeks', 'monthly'] as const;
 /** How a customer would rather be reached first (`preferredContact`): a preference, never consent. */
 export const CONTACT_WAYS = ['call', 'text', 'email'] as const;
-/** Each value of `frequency` and `preferredContact` in words, for people (the forms, the office's page, e-mail and export). */
+/** The part of the day that suits the customer for the visit (`timeOfDay`). */
+export const TIMES_OF_DAY = ['morning', 'afternoon', 'any'] as const;
+/** Each value of `frequency`, `preferredContact` and `timeOfDay` in words, for people (the forms, the office's page, e-mail and export). */
 export const CHOICE_WORDS = {
   frequency: { once: 'Just once', weekly: 'Every week', 'every-two-weeks': 'Every two weeks', monthly: 'Once a month' },
   preferredContact: { call: 'A phone call', text: 'A text message', email: 'An e-mail' },
-} as const satisfies { frequency: Record<(typeof FREQUENCIES)[number], string>; preferredContact: Record<(typeof CONTACT_WAYS)[number], string> };
+  timeOfDay: { morning: 'In the morning', afternoon: 'In the afternoon', any: 'Any time of day' },
+} as const satisfies {
+  frequency: Record<(typeof FREQUENCIES)[number], string>;
+  preferredContact: Record<(typeof CONTACT_WAYS)[number], string>;
+  timeOfDay: Record<(typeof TIMES_OF_DAY)[number], string>;
+};
 
 /** A preferred date (`2026-12-05`) as the office reads it: "Sat 5 Dec". */
 export function dateWords(date: string): string {
@@ -98,6 +105,11 @@ export const FIELDS = {
     expects: `how the customer would rather be reached first: ${quotedOr(CONTACT_WAYS)} (a preference, not consent)`,
     ask: 'Choose how you would rather hear from us.',
   },
+  allowedContact: {
+    expects: `the only ways the office may reach the customer, each once: ${quotedOr(CONTACT_WAYS)}, such as ["email"]`,
+    ask: 'Choose the ways we may reach you.',
+  },
+  timeOfDay: { expects: `the part of the day that suits the customer for the visit: ${quotedOr(TIMES_OF_DAY)}`, ask: 'Choose the time of day that suits you.' },
   helpWith: { expects: 'what the message is about, as a string such as "Rescheduling a visit"', ask: 'Choose what your message is about.' },
   message: { expects: 'the message itself, as a string such as "Could the visit move to Monday?"', ask: 'Write your message.' },
 } as const satisfies Record<string, FieldWords>;

@@ -128,6 +128,8 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta, area?: Servi
       ...(d.preferredDates?.length && { preferredDates: d.preferredDates }),
       ...(d.frequency !== undefined && { frequency: d.frequency }),
       ...(d.preferredContact !== undefined && { preferredContact: d.preferredContact }),
+      ...(d.allowedContact !== undefined && { allowedContact: d.allowedContact }),
+      ...(d.timeOfDay !== undefined && { timeOfDay: d.timeOfDay }),
     };
     const fields: Record<string, LeadValue> = {
       name: d.name,

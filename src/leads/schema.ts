@@ -5,7 +5,7 @@
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
-import { CONTACT_WAYS, FIELDS, FREQUENCIES, NOT_SURE, phoneAbroadDetail } from './fields.ts';
+import { CONTACT_WAYS, FIELDS, FREQUENCIES, NOT_SURE, phoneAbroadDetail, TIMES_OF_DAY } from './fields.ts';
 import { isUsRegion, readNanpPhone, regionName } from './phone.ts';
 import { phonePattern } from './phone-pattern.ts';
 
@@ -159,6 +159,12 @@ export const QuoteRequest = z.strictObject({
   preferredDates: PreferredDates.optional(),
   frequency: z.enum(FREQUENCIES, format(`frequency must be ${FIELDS.frequency.expects}`)).optional(),
   preferredContact: z.enum(CONTACT_WAYS, format(`preferredContact must be ${FIELDS.preferredContact.expects}`)).optional(),
+  // The customer's own limits and the time of day (optional; each once, checked beside the schema with preferredContact).
+  allowedContact: z
+    .array(z.enum(CONTACT_WAYS, format(`allowedContact must be ${FIELDS.allowedContact.expects}`)))
+    .min(1, format(`allowedContact must be ${FIELDS.allowedContact.expects}`))
+    .optional(),
+  timeOfDay: z.enum(TIMES_OF_DAY, format(`timeOfDay must be ${FIELDS.timeOfDay.expects}`)).optional(),
 });
 export type QuoteRequest = z.infer<typeof QuoteRequest>;
 

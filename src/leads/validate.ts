@@ -3,7 +3,7 @@
  * the contract's codes and a JSON Pointer into the body.
  */
 import { z } from 'zod';
-import { fieldOf, FIELDS, MAX_PREFERRED_DATES, PREFERRED_DATES_DAYS_AHEAD, type FieldError } from './fields.ts';
+import { CONTACT_WAYS, fieldOf, FIELDS, MAX_PREFERRED_DATES, PREFERRED_DATES_DAYS_AHEAD, type FieldError } from './fields.ts';
 import { ContactMessage, QuoteRequest, type FormType } from './schema.ts';
 import { dateFormat, perMinute } from '../lib/time.ts';
 
@@ -110,6 +110,22 @@ function preferredDateErrors(record: Record<string, unknown>, window: DateWindow
 }
 
 /**
+ * What zod's schema of `allowedContact` leaves to this check, as for `preferredDates`: at most the
+ * three ways, each once (a member of another type is refused on its own).
+ */
+function contactErrors(record: Record<string, unknown>): FieldError[] {
+  const allowed = record.allowedContact;
+  if (!Array.isArray(allowed)) return [];
+  const errors: FieldError[] = [];
+  if (allowed.length > CONTACT_WAYS.length)
+    errors.push({ pointer: '#/allowedContact', code: 'too_long', detail: `allowedContact must list at most ${CONTACT_WAYS.length} ways` });
+  const strings = allowed.filter((w) => typeof w === 'string');
+  if (new Set(strings).size < strings.length)
+    errors.push({ pointer: '#/allowedContact', code: 'invalid_format', detail: 'allowedContact must not list the same way twice' });
+  return errors;
+}
+
+/**
  * Validates a parsed JSON body: picks the form from `formType`, then checks every field of it; with
  * `window`, also that each preferred date lies in it (a released spam keeps the dates it was sent with).
  */
@@ -128,7 +144,7 @@ export function validateLead(body: unknown, window?: DateWindow): Validation {
   }
   const form: FormType = selector === 'support' ? 'support' : 'quote';
   const result = form === 'support' ? ContactMessage.safeParse(body) : QuoteRequest.safeParse(body);
-  const beside = form === 'quote' ? preferredDateErrors(record, window) : [];
+  const beside = form === 'quote' ? [...preferredDateErrors(record, window), ...contactErrors(record)] : [];
   if (result.success && beside.length > 0) return { ok: false, consentMissing: false, errors: beside };
   if (result.success) {
     return {

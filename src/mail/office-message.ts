@@ -11,7 +11,7 @@ import { encodeWord } from 'nodemailer/lib/mime-funcs';
 import type { LeadRecord } from '../leads/lead.ts';
 import { formatUsPhone } from '../leads/phone.ts';
 import type { ServiceArea } from '../leads/service-area.ts';
-import { bedroomsWords, choiceWords, daysWords, textList, zipWords } from '../office/lead-words.ts';
+import { bedroomsWords, choiceWords, contactLimitWords, daysWords, OFFICE_LABELS, textList, zipWords } from '../office/lead-words.ts';
 import { zoneAbbreviation } from '../office/local-time.ts';
 import { dateFormat } from '../lib/time.ts';
 
@@ -46,8 +46,10 @@ const LABELS: Record<string, string> = {
   bathrooms: 'Bathrooms',
   service: 'Service',
   preferredDates: 'Preferred days',
+  timeOfDay: 'Time of day',
   frequency: 'How often',
   preferredContact: 'Reach first by',
+  allowedContact: OFFICE_LABELS.allowedContact!,
   helpWith: 'Help with',
   notes: 'Notes',
   message: 'Message',
@@ -127,7 +129,10 @@ export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): O
       if (days.length > 0) rows.push(`${label}: ${oneLine(daysWords(days), 200)}`);
     } else if (field === 'bedrooms') {
       rows.push(`${label}: ${oneLine(bedroomsWords(value(field)), 200)}`);
-    } else if (field === 'frequency' || field === 'preferredContact') {
+    } else if (field === 'allowedContact') {
+      const limits = contactLimitWords(lead.fields.allowedContact);
+      if (limits) rows.push(`${label}: ${oneLine(limits, 200)} (the customer's own limit: keep to it)`);
+    } else if (field === 'frequency' || field === 'preferredContact' || field === 'timeOfDay') {
       rows.push(`${label}: ${oneLine(choiceWords(field, value(field)), 200)}`);
     } else if (MULTI_LINE.has(field)) {
       const text = paragraphs(value(field));

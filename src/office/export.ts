@@ -12,7 +12,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { LeadRecord } from '../leads/lead.ts';
 import type { LeadRecords } from '../leads/store.ts';
 import { formatUsPhone } from '../leads/phone.ts';
-import { bedroomsWords, choiceWords, textList } from './lead-words.ts';
+import { bedroomsWords, choiceWords, contactLimitWords, textList } from './lead-words.ts';
 import { spreadsheetTime } from './local-time.ts';
 import { STATUS_WORDS } from './audit-words.ts';
 import { formWords } from './deletion.ts';
@@ -48,7 +48,7 @@ export function dialled(e164: string): string {
 const notesCell = (item: InboxLead, timeZone: string) => item.notes.map((n) => `${spreadsheetTime(n.at, timeZone)}, ${n.by}: ${n.text}`).join('\n');
 
 const yesNo = (value: boolean | undefined) => (value === undefined ? '' : value ? 'yes' : 'no');
-const words = (field: 'frequency' | 'preferredContact', value: unknown) => (typeof value === 'string' ? choiceWords(field, value) : value);
+const words = (field: 'frequency' | 'preferredContact' | 'timeOfDay', value: unknown) => (typeof value === 'string' ? choiceWords(field, value) : value);
 
 /**
  * The CSV's columns, what the office works with, in its words: a header for people, and where each
@@ -68,8 +68,10 @@ const columns = (timeZone: string): ReadonlyArray<[string, (item: InboxLead) => 
   ['ZIP code', ({ lead }) => lead.fields.postalCode],
   ['Outside the service area', ({ lead }) => yesNo(lead.inServiceArea === undefined ? undefined : !lead.inServiceArea)],
   ['Preferred dates', ({ lead }) => textList(lead.fields.preferredDates).join('; ')],
+  ['Time of day', ({ lead }) => words('timeOfDay', lead.fields.timeOfDay)],
   ['How often', ({ lead }) => words('frequency', lead.fields.frequency)],
   ['Reach first by', ({ lead }) => words('preferredContact', lead.fields.preferredContact)],
+  ['Reach only by', ({ lead }) => contactLimitWords(lead.fields.allowedContact)],
   ['Status', (item) => STATUS_WORDS[item.status]],
   ['Status set by', (item) => item.statusBy],
   [`Status set (${timeZone} time)`, (item) => item.statusAt && spreadsheetTime(item.statusAt, timeZone)],

@@ -4,7 +4,7 @@
  * ("Sat 5 Dec"), how often, and how they would rather be reached first. A value the words do not
  * know (stored by hand, or caught as spam and never checked) is shown as it is, never dropped.
  */
-import { CHOICE_WORDS, dateWords } from '../leads/fields.ts';
+import { CHOICE_WORDS, CONTACT_WAYS, dateWords } from '../leads/fields.ts';
 import { townOf, type ServiceArea } from '../leads/service-area.ts';
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -27,6 +27,27 @@ export const bedroomsWords = (value: unknown): string => {
   const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
   return text === '0' ? 'Studio' : text;
 };
+
+/** The office's label of a field the web form does not ask (an agent's alone), where the form's labels have none. */
+export const OFFICE_LABELS: Readonly<Record<string, string>> = { allowedContact: 'Reach only by' };
+
+/** Each way of reaching a customer, as a limit names it. */
+const WAYS: Readonly<Record<string, string>> = { call: 'calls', text: 'texts', email: 'e-mail' };
+
+/**
+ * The customer's limits on how the office reaches them (`allowedContact`), in words the office keeps
+ * to: "E-mail only: no calls, no texts", "Calls or e-mail; no texts"; empty when none were sent.
+ */
+export function contactLimitWords(value: unknown): string {
+  const ways = textList(value);
+  if (ways.length === 0) return '';
+  const named = ways.map((w) => WAYS[w] ?? w);
+  const not = CONTACT_WAYS.filter((w) => !ways.includes(w)).map((w) => `no ${WAYS[w]}`);
+  const list = new Intl.ListFormat('en-US', { type: 'disjunction' }).format(named);
+  const said = `${list.charAt(0).toUpperCase()}${list.slice(1)}`;
+  if (not.length === 0) return said;
+  return named.length === 1 ? `${said} only: ${not.join(', ')}` : `${said}; ${not.join(', ')}`;
+}
 
 /** A choice in words ("Every two weeks", "A text message"); a value the words do not know, as it is. */
 export function choiceWords(field: keyof typeof CHOICE_WORDS, value: string): string {

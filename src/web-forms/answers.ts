@@ -9,12 +9,12 @@ import { COUNT_LISTS, MORE } from './choices.ts';
 
 /** The fields each form sends, by their API names, in the order the page shows them. */
 export const FORM_FIELDS = {
-  quote: ['name', 'phone', 'email', 'postalCode', 'bedrooms', 'bathrooms', 'service', 'preferredDates', 'frequency', 'preferredContact', 'notes'],
+  quote: ['name', 'phone', 'email', 'postalCode', 'bedrooms', 'bathrooms', 'service', 'preferredDates', 'timeOfDay', 'frequency', 'preferredContact', 'notes'],
   support: ['name', 'phone', 'email', 'helpWith', 'message'],
 } as const satisfies Record<WebForm, readonly string[]>;
 
 /** Fields a person may leave empty, sent only when answered (the notes are sent empty: the API has them required). */
-const LEFT_OUT_WHEN_EMPTY = new Set(['postalCode', 'preferredDates', 'frequency', 'preferredContact']);
+const LEFT_OUT_WHEN_EMPTY = new Set(['postalCode', 'preferredDates', 'timeOfDay', 'frequency', 'preferredContact']);
 
 /** How many date boxes the quote form has, all named `preferredDates`. */
 export const DATE_BOXES = 3;

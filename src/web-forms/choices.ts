@@ -58,14 +58,16 @@ export function countProblem(field: string, value: string): string | undefined {
   return `Type the number of ${field}, from ${min} to ${max}${step < 1 ? ', such as 5 or 5.5' : ''}.`;
 }
 
-/** How often, and how to reach the person first: the API's values, in words. */
+/** How often, how to reach the person first and the time of day: the API's values, in words. */
 const wordsOf = (words: Record<string, string>) => Object.entries(words).map(([value, label]) => ({ value, label }));
 export const FREQUENCY_CHOICES = wordsOf(CHOICE_WORDS.frequency);
 export const CONTACT_CHOICES = wordsOf(CHOICE_WORDS.preferredContact);
+export const TIME_CHOICES = wordsOf(CHOICE_WORDS.timeOfDay);
 
 const LISTS: Record<string, ReadonlyArray<{ value: string; label: string }>> = {
   frequency: FREQUENCY_CHOICES,
   preferredContact: CONTACT_CHOICES,
+  timeOfDay: TIME_CHOICES,
 };
 
 /** The words of a value sent in `field`: a count in words, a list's label, days in words, the value itself otherwise. */

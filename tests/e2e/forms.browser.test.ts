@@ -146,6 +146,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       await chooseOn(page, 'Bathrooms', 'Not sure');
       await page.getByLabel('First choice').fill(inDays(9));
       await page.getByLabel('Second choice').fill(inDays(2));
+      await page.getByLabel(/^Time of day that suits you/).selectOption('morning');
       await page.getByLabel(/^How often/).selectOption('every-two-weeks');
       await page.getByLabel(/^How should we reach you first/).selectOption('text');
       await asAPerson(page);
@@ -155,12 +156,19 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
         'the home is outside the area it usually serves, so the office will say whether it can come.',
       );
       const sent = await page.locator('[data-sent-summary]').innerText();
-      for (const shown of ['10001', `${dateWords(inDays(9))}, ${dateWords(inDays(2))}`, 'Every two weeks', 'A text message', 'Not sure'])
+      for (const shown of ['10001', `${dateWords(inDays(9))}, ${dateWords(inDays(2))}`, 'In the morning', 'Every two weeks', 'A text message', 'Not sure'])
         expect(sent).toContain(shown);
       const [lead] = await storedWith(who.email);
       expect(lead).toMatchObject({
         inServiceArea: false,
-        fields: { postalCode: '10001', preferredDates: [inDays(9), inDays(2)], frequency: 'every-two-weeks', preferredContact: 'text', bathrooms: 'not sure' },
+        fields: {
+          postalCode: '10001',
+          preferredDates: [inDays(9), inDays(2)],
+          timeOfDay: 'morning',
+          frequency: 'every-two-weeks',
+          preferredContact: 'text',
+          bathrooms: 'not sure',
+        },
       });
       await context.close();
     }, 30_000);

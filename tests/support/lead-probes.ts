@@ -154,6 +154,18 @@ export const EDGES: Record<FieldName, unknown[]> = {
   ],
   frequency: ['once', 'weekly', 'every-two-weeks', 'monthly', 'Weekly', 'biweekly', ' once ', ''],
   preferredContact: ['call', 'text', 'email', 'e-mail', 'Call', 'phone', ''],
+  allowedContact: [
+    ['email'],
+    ['call', 'email'],
+    ['call', 'text', 'email'],
+    [],
+    ['email', 'email'],
+    ['e-mail'],
+    ['call', 'text', 'email', 'call'],
+    'email',
+    [3],
+  ],
+  timeOfDay: ['morning', 'afternoon', 'any', 'evening', 'Morning', ' morning ', ''],
   helpWith: ['Rescheduling a visit', 'A question before booking', 'My own topic', 'x'.repeat(MAX_LENGTH.helpWith + 1)],
   message: ['', ' ', 'Hello', 'x'.repeat(MAX_LENGTH.message + 1)],
 };
