@@ -54,8 +54,8 @@ export const RULES = {
     'Set communicationsConsent to true only when the customer agreed that the company may call, text and e-mail ' +
     'them about this request: it is required on a quote request, and optional on a contact message.',
   contactLimits:
-    'A limit the customer puts on how the office may reach them (such as "e-mail only, no calls") leaves ' +
-    'communicationsConsent as it is: it is their instruction on top of it, sent in allowedContact, and the office keeps to it.',
+    'A limit the customer puts on how the office may reach them ("e-mail only, no calls") goes in allowedContact, ' +
+    'on top of the consent; the office keeps to it.',
   consentTimestamp:
     'consentTimestamp is the moment the customer gave that consent: send it in UTC (Z), such as 2026-11-22T17:03:00Z ' +
     '(a date-time with an offset, such as 2026-11-22T09:03:00-08:00, is also accepted, and stored in UTC); leave it ' +
@@ -116,7 +116,7 @@ export const AGENT_GUIDANCE = {
     'rescheduling or cancelling a visit, feedback, or a follow-up about a lead sent earlier, which quotes its ' +
     'reference in message (never send the quote request again). If unsure, ask the customer.',
   name: RULES.whoseDetails,
-  communicationsConsent: `${RULES.consent} The company's quote form asks it in these words: "{consent}" ${RULES.contactLimits}`,
+  communicationsConsent: `${RULES.consent} The company's quote form asks it in these words: "{consent}"`,
   bedrooms: `${RULES.notSure} A studio has "0" bedrooms.`,
   bathrooms: `${RULES.bathrooms} A customer who does not know is answered as for bedrooms.`,
   consentTimestamp: RULES.consentTimestamp,
@@ -130,8 +130,8 @@ export const AGENT_GUIDANCE = {
   postalCode: RULES.serviceArea,
   preferredDates: RULES.preferredDays,
   preferredContact: RULES.preferredContact,
-  allowedContact: `${RULES.contactLimits} Left out: any.`,
-  timeOfDay: 'The part of the day the customer said suits ("tomorrow morning": morning).',
+  allowedContact: `${RULES.contactLimits} Absent: any.`,
+  timeOfDay: 'The part of the day that suits ("tomorrow morning": morning).',
   helpWith: "What the message is about: one of the contact form's topics (listed with this field), or the customer's own words.",
   message: "The customer's message, in their words. In a follow-up, quote the reference of the earlier lead (such as Q-7K3M-4P), which its 201 gave.",
 } as const;

@@ -15,6 +15,9 @@ import {
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
 import { servedPostalCodes, type ServiceArea } from '../leads/service-area.ts';
 import { RULES } from '../service-rules.ts';
+import type { CallBackPromise } from '../leads/next-step.ts';
+import { closedDaysAhead } from '../site/from-content.ts';
+import { hoursLine } from '../site/opening-hours.ts';
 import { publishedPrices } from '../prices.ts';
 import type { LeadIntake } from '../leads/store.ts';
 import type { ApiContext } from './context.ts';
@@ -26,6 +29,8 @@ export function statusDocument(
   offer: Offer,
   area: ServiceArea,
   available: boolean,
+  promise?: CallBackPromise,
+  now = new Date(),
 ) {
   const links = serviceLinks(config.siteUrl);
   return {
@@ -59,6 +64,9 @@ export function statusDocument(
     ...(offer.prices && { priceGuide: publishedPrices(offer.prices) }),
     contactTopics: offer.contactTopics,
     serviceArea: { towns: area.towns.map((t) => t.town), postalCodes: servedPostalCodes(area), outside: RULES.serviceArea },
+    ...(promise && {
+      office: { timeZone: promise.timeZone, hours: promise.hours.map((h) => hoursLine(h.words)), closedDays: closedDaysAhead(promise, now) },
+    }),
     guidance: agentGuidance(offer),
     notOffered: NOT_OFFERED,
     deprecated: [
@@ -73,15 +81,18 @@ export function statusDocument(
   };
 }
 
-// The document depends on the configuration and the store's health alone: built once per pair.
-const documents = new WeakMap<object, { ok: string; unavailable: string; link: string }>();
-function cachedDocuments(config: Config, offer: Offer, area: ServiceArea) {
+// The document depends on the configuration, the store's health and the day (the closed days still to come): built once per day.
+const documents = new WeakMap<object, { ok: string; unavailable: string; link: string; day: string }>();
+function cachedDocuments(config: Config, offer: Offer, area: ServiceArea, promise: CallBackPromise) {
+  const now = new Date();
+  const day = closedDaysAhead(promise, now)[0]?.date ?? '';
   let cached = documents.get(config);
-  if (!cached) {
+  if (!cached || cached.day !== day) {
     cached = {
-      ok: JSON.stringify(statusDocument(config, offer, area, true)),
-      unavailable: JSON.stringify(statusDocument(config, offer, area, false)),
+      ok: JSON.stringify(statusDocument(config, offer, area, true, promise, now)),
+      unavailable: JSON.stringify(statusDocument(config, offer, area, false, promise, now)),
       link: discoveryLinkHeader(config.siteUrl),
+      day,
     };
     documents.set(config, cached);
   }
@@ -105,8 +116,8 @@ function storeAvailable(store: Pick<LeadIntake, 'ping'>): Promise<boolean> {
 
 /** Handles GET and HEAD of `/api/v1`. No rate limit applies. */
 export async function handleStatusRequest(request: Request, ctx: ApiContext, _route: unknown, headers: Headers): Promise<Response> {
-  const { config, intake, offer, serviceArea } = ctx.services;
-  const cached = cachedDocuments(config, offer, serviceArea);
+  const { config, intake, offer, serviceArea, promise } = ctx.services;
+  const cached = cachedDocuments(config, offer, serviceArea, promise);
   setAll(headers, { Link: cached.link });
   const available = await storeAvailable(intake);
   return available

@@ -106,7 +106,7 @@ export function pageText(file: string): string {
 /** Every published document's text, by its path, as a test deployment publishes it. */
 export function documents(): Record<string, string> {
   const fill = (text: string) => fillConfigured(text, config);
-  const status = statusDocument(config, offer, company.serviceArea, true);
+  const status = statusDocument(config, offer, company.serviceArea, true, company.promise);
   return {
     '/openapi.json': fill(strings(openapi).join('\n')),
     '/api-docs': fill(htmlText(plainReference(openapi))),

@@ -11,6 +11,9 @@ import { checkContent } from '../../src/content-check/check.ts';
 import { readContent } from '../../src/content-check/read.ts';
 import { closedDaysAhead, closedDaysSentence, companyOf } from '../../src/site/from-content.ts';
 import { ROOT } from '../support/server.ts';
+import { statusDocument } from '../../src/http/status-handler.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { offer, serviceArea } from '../support/fixtures.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'closed-days-'));
 cpSync(join(ROOT, 'content'), join(dir, 'content'), { recursive: true });
@@ -66,5 +69,15 @@ describe('closed days in content/company.yaml', () => {
       "Closed on Thursday, November 26 (Thanksgiving Day), Friday, December 25 (Christmas Day), and Friday, January 1 (New Year's Day).",
     );
     expect(closedDaysSentence({ ...promise, closed: [] })).toBe('');
+  });
+
+  it('are published in GET /api/v1 beside the phone hours, the ones still to come alone', () => {
+    const promise = { ...companyOf(readContent(ROOT).company).promise, closed: [{ date: '2026-11-26', name: 'Thanksgiving Day' }, { date: '2026-12-25' }] };
+    const doc = statusDocument(loadConfig({}), offer(), serviceArea(), true, promise, new Date('2026-11-27T12:00:00-08:00'));
+    expect(doc.office).toEqual({
+      timeZone: 'America/Los_Angeles',
+      hours: ['Monday to Friday, 8 am to 6 pm', 'Saturday, 9 am to 1 pm'],
+      closedDays: [{ date: '2026-12-25' }],
+    });
   });
 });
