@@ -14,6 +14,7 @@
  *   BENCH_DURATION=10 BENCH_REPEAT=5 BENCH_WARMUP=2 npm run bench
  *   BENCH_CASES=lead,flood npm run bench    only the cases whose names contain one of these words ('office': the office)
  *   BENCH_CONCURRENCY=16 npm run bench      only these concurrencies
+ *   BENCH_PIN=0 npm run bench      unpinned: servers and load generator share both cores, as a small server runs
  *   BENCH_COMPARE=../other-checkout npm run bench
  *                                  adds a row for the service built in another checkout (a change's
  *                                  effect, measured in the same run as the baseline)

@@ -8,7 +8,8 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..');
-export const pin = existsSync('/usr/bin/taskset') && cpus().length >= 2;
+/** Servers on core 1 and the load generator on core 0, unless `BENCH_PIN=0` (a small server as it runs: everything shares the cores). */
+export const pin = process.env.BENCH_PIN !== '0' && existsSync('/usr/bin/taskset') && cpus().length >= 2;
 /** Moves this process (the load generator) to core 0. */
 export const pinLoadGenerator = () => pin && spawnSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
 
