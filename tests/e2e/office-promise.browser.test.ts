@@ -11,7 +11,7 @@ import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { promiseState, waitingWords } from '../../src/office/promise-words.ts';
 import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
 import { newClient, quote } from '../support/fixtures.ts';
-import { addUser, openLead, STAFF } from '../support/office.ts';
+import { addUser, openLead, signInOnPage, STAFF } from '../support/office.ts';
 import { seedLeads } from '../support/seed.ts';
 import { freePort, startServer, type RunningServer } from '../support/server.ts';
 
@@ -65,13 +65,7 @@ describe.skipIf(!chromiumAvailable())('the promise in the office’s sight, in C
     await server?.dispose();
   });
 
-  async function signIn(page: Page) {
-    await page.goto(`${server.url}/office`);
-    await page.getByLabel('E-mail address').fill(STAFF.email);
-    await page.getByLabel('Password').fill(STAFF.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
-  }
+  const signIn = (page: Page) => signInOnPage(page, server.url);
   const names = async (page: Page) => (await page.locator('li.lead .lead-name').allInnerTexts()).map((t) => t.trim());
 
   for (const view of VIEWS)
