@@ -95,6 +95,17 @@ function lastWorkingDay(today: Date, promise: CallBackPromise): Date {
  * answered then. Stored with the lead when it is acknowledged, and never worked out again.
  */
 export function answerBy(receivedAt: Date, promise: CallBackPromise): Date {
+  // Every lead of the same minute is promised the same instant: worked out once a minute (a lead's path asks it of each).
+  const minute = Math.floor(receivedAt.getTime() / 60_000);
+  const kept = answers.get(promise);
+  if (kept?.minute === minute) return kept.at;
+  const at = workOutAnswerBy(receivedAt, promise);
+  answers.set(promise, { minute, at });
+  return at;
+}
+const answers = new WeakMap<CallBackPromise, { minute: number; at: Date }>();
+
+function workOutAnswerBy(receivedAt: Date, promise: CallBackPromise): Date {
   const now = local(receivedAt, promise.timeZone);
   const deadline = lastWorkingDay(new Date(Date.UTC(now.y, now.m - 1, now.d)), promise);
   const closing = hoursOn(promise, deadline);
@@ -103,6 +114,15 @@ export function answerBy(receivedAt: Date, promise: CallBackPromise): Date {
 
 /** "by 6 pm on Monday, November 30" (in the editors' words for the closing time), or "by the end of …" for a day's end. */
 function byWords(at: Date, promise: CallBackPromise): string {
+  const kept = words.get(promise);
+  if (kept?.at === at.getTime()) return kept.words;
+  const said = workOutByWords(at, promise);
+  words.set(promise, { at: at.getTime(), words: said });
+  return said;
+}
+const words = new WeakMap<CallBackPromise, { at: number; words: string }>();
+
+function workOutByWords(at: Date, promise: CallBackPromise): string {
   const l = local(at, promise.timeZone);
   const date = new Date(Date.UTC(l.y, l.m - 1, l.d));
   if (l.minutes === 0) return `by the end of ${dayWords(addDays(date, -1))}`;
