@@ -4,12 +4,27 @@
  * store (reads every row), a flat one does not. Plain SVG, no library.
  */
 import type { StoreFigures } from './measure.ts';
-import { OPERATIONS, OVERVIEW } from './measure.ts';
+import { OPERATIONS, OVERVIEW, PROMISE } from './measure.ts';
 
-const COLOURS = ['#1b6ca8', '#4f9d2d', '#c0392b', '#8e44ad', '#d35400', '#16a085', '#7f8c8d', '#b8860b', '#e377c2', '#17becf', '#2c3e50'];
-const W = 840;
+const COLOURS = [
+  '#1b6ca8',
+  '#4f9d2d',
+  '#c0392b',
+  '#8e44ad',
+  '#d35400',
+  '#16a085',
+  '#7f8c8d',
+  '#b8860b',
+  '#e377c2',
+  '#17becf',
+  '#2c3e50',
+  '#6b8e23',
+  '#a0522d',
+  '#4682b4',
+];
+const W = 900;
 const H = 480;
-const PAD = { left: 70, right: 270, top: 50, bottom: 60 };
+const PAD = { left: 70, right: 330, top: 50, bottom: 60 };
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const log = Math.log10;
@@ -18,6 +33,7 @@ export function officeChart(figures: StoreFigures[], at: Date): string {
   const series = [
     ...OPERATIONS.map((op) => ({ name: op, points: figures.map((f) => [f.leads, f.medianMs[op]] as const) })),
     ...OVERVIEW.map((op) => ({ name: op, points: figures.map((f) => [f.leads, f.overviewMs[op]] as const) })),
+    ...PROMISE.map((op) => ({ name: op, points: figures.map((f) => [f.leads, f.promiseMs[op]] as const) })),
     { name: 'CSV export of everything', points: figures.map((f) => [f.leads, f.export.medianMs] as const) },
   ];
   const xs = figures.map((f) => f.leads);

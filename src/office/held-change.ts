@@ -26,11 +26,28 @@ export const HELD_CHANGE_MS = 15 * 60 * 1000;
 export const HELD_PER_ACCOUNT = 20;
 export const HELD_CHANGES_MAX = 500;
 
+/** A lead's form (status, who has it, a note) in words: each change it makes, as the single forms say it. */
+function workWords(f: (name: string) => string): string {
+  const reference = f('reference');
+  const owner = f('owner');
+  const changes = [
+    f('status') !== '' && f('status') !== f('was-status') && HELD['/office/status']!(f),
+    owner !== '' &&
+      owner !== f('was-owner') &&
+      (owner === 'me' || owner === 'nobody'
+        ? HELD['/office/take']!((name) => (name === 'take' ? (owner === 'me' ? 'yes' : 'no') : f(name)))
+        : `Give ${reference} to the colleague you chose.`),
+    f('note').trim() !== '' && `Add this note to ${reference}: “${f('note').trim()}”`,
+  ].filter(Boolean);
+  return changes.length === 0 ? `Save ${reference} as it is (nothing to change).` : changes.join(' ');
+}
+
 /** The office's changes that are held when the session has ended, each told in words for its confirmation. */
 const HELD: Record<string, (field: (name: string) => string) => string> = {
   '/office/status': (f) => `Mark ${f('reference')} as “${STATUS_WORDS[f('status') as keyof typeof STATUS_WORDS] ?? f('status')}”.`,
   '/office/note': (f) => `Add this note to ${f('reference')}: “${f('note')}”`,
   '/office/take': (f) => (f('take') === 'yes' ? `Take ${f('reference')} (“I’ll handle it”).` : `Let ${f('reference')} go, for someone else to take.`),
+  '/office/work': workWords,
   '/office/search': (f) => `Search for “${f('q')}”.`,
   '/office/spam': () => 'Move a submission that was caught as spam into the inbox.',
   '/office/delete': (f) => `Look up what is kept for ${f('person')} again, to delete it on request (you will see it all before anything is deleted).`,

@@ -7,7 +7,7 @@
 import { DAY_MS } from '../lib/time.ts';
 import { zip5 } from '../leads/service-area.ts';
 import { localDateInput, nextLocalDay, parseLocalDate } from './local-time.ts';
-import { LEAD_STATUSES, type InboxFilter, type LeadStatus } from './store.ts';
+import { ACCOUNT_ID, LEAD_STATUSES, type InboxFilter, type LeadStatus } from './store.ts';
 import { STATUS_WORDS } from './audit-words.ts';
 import { REFERENCE_PATTERN } from '../leads/reference.ts';
 
@@ -41,7 +41,7 @@ export function thisWeek(now: Date, timeZone: string): { from: string; to: strin
 }
 
 /** What the inbox's address says of the last change (one notice at a time), and of what was left out of it. */
-const NOTICES = ['changed', 'to', 'noted', 'taken', 'let-go', 'dropped'];
+const NOTICES = ['changed', 'to', 'noted', 'taken', 'let-go', 'given', 'unchanged', 'dropped'];
 
 /**
  * Where a change made from the inbox goes back to: the view it was made from (an address under
@@ -55,8 +55,11 @@ export function backTo(back: string): URL {
   return to;
 }
 
-/** The inbox's filter by who has taken a lead: `mine`, `nobody`, or none. */
+/** The inbox's filter by who has taken a lead: `mine`, `nobody`, an account by its opaque id (`ACCOUNT_ID`, never its e-mail), or none. */
 export const OWNER_FILTERS = { mine: 'Mine', nobody: 'Nobody’s' } as const;
+
+/** An owner filter as the address keeps it: one of `OWNER_FILTERS`, or a value shaped as an account's id (the page checks it is one). */
+const ownerFilter = (value: string) => (Object.hasOwn(OWNER_FILTERS, value) || ACCOUNT_ID.test(value) ? value : undefined);
 
 /** A date as the inbox's address keeps it, `YYYY-MM-DD`, from one written so or as `11/01/2026`; `undefined` for anything else. */
 export function addressDate(text: string): string | undefined {
@@ -77,7 +80,7 @@ const PARAMETERS: Record<string, (value: string) => string | undefined> = {
   search: (value) => (/^[A-Za-z0-9_-]{16}$/.test(value) ? value : undefined),
   form: (value) => (value === 'quote' || value === 'support' ? value : undefined),
   status,
-  owner: (value) => (Object.hasOwn(OWNER_FILTERS, value) ? value : undefined),
+  owner: ownerFilter,
   since: addressDate,
   until: addressDate,
   zip: (value) => (ZIP.test(value.trim()) ? value.trim() : undefined),
@@ -89,6 +92,10 @@ const PARAMETERS: Record<string, (value: string) => string | undefined> = {
   noted: reference,
   taken: reference,
   'let-go': reference,
+  given: reference,
+  unchanged: reference,
+  // One lead, by its reference: the same person's other leads link to it so, with nothing of theirs in the address.
+  lead: reference,
 };
 
 /** What the inbox says of each value left out of its address, in the office's words. */
@@ -139,7 +146,8 @@ export interface InboxView {
   /** The store's filter, without the search (the address holds only its handle: `handle`). */
   filter: Omit<InboxFilter, 'search'>;
   handle: string;
-  whose: keyof typeof OWNER_FILTERS | undefined;
+  /** `mine`, `nobody`, or an account's opaque id. */
+  whose: string | undefined;
   since: Date | undefined;
   untilDay: Date | undefined;
   /** A date given that could not be read (the list is then not narrowed by it). */
@@ -161,7 +169,7 @@ export function readInboxView(q: URLSearchParams, user: string, timeZone: string
   const handle = q.get('search') ?? '';
   const form = q.get('form') === 'quote' || q.get('form') === 'support' ? (q.get('form') as 'quote' | 'support') : undefined;
   const status = LEAD_STATUSES.includes(q.get('status') as LeadStatus) ? (q.get('status') as LeadStatus) : undefined;
-  const whose = q.get('owner') === 'mine' || q.get('owner') === 'nobody' ? (q.get('owner') as keyof typeof OWNER_FILTERS) : undefined;
+  const whose = ownerFilter(q.get('owner') ?? '');
   const since = q.get('since') ? parseLocalDate(q.get('since')!, timeZone) : undefined;
   const untilDay = q.get('until') ? parseLocalDate(q.get('until')!, timeZone) : undefined;
   const badDate = Boolean((q.get('since') && !since) || (q.get('until') && !untilDay));
@@ -176,7 +184,7 @@ export function readInboxView(q: URLSearchParams, user: string, timeZone: string
     since,
     until: untilDay && nextLocalDay(untilDay, timeZone),
     postalCode: zip,
-    owner: whose === 'mine' ? { email: user } : whose,
+    owner: whose === 'mine' ? { email: user } : whose === 'nobody' ? ('nobody' as const) : whose ? { id: whose } : undefined,
     visitBetween: visitThisWeek ? week : undefined,
   };
   const filtering = Boolean(handle !== '' || form || status || whose || since || untilDay || zipTyped !== '' || visitThisWeek);
@@ -222,6 +230,7 @@ export function viewWords(view: InboxView, given: { since: string; until: string
     filter.status && `status ${STATUS_WORDS[filter.status]}`,
     view.whose === 'mine' && 'taken by the one who downloaded it',
     view.whose === 'nobody' && 'taken by nobody',
+    view.whose && !Object.hasOwn(OWNER_FILTERS, view.whose) && 'taken by one colleague',
     filter.postalCode && `ZIP code ${filter.postalCode}`,
     view.visitThisWeek && 'wanting a visit this week',
     view.handle !== '' && 'matching a search',

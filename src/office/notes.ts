@@ -3,7 +3,8 @@
  * it. Each is one transaction with its line in the audit trail, which says that a note was added,
  * never what it says (a note may hold what the customer told us).
  */
-import { NOTE_MAX_LENGTH, type OfficeInbox } from './store.ts';
+import { NOTE_MAX_LENGTH, type AuditEntry, type LeadStatus, type LeadWork, type OfficeInbox } from './store.ts';
+import { STATUS_WORDS } from './audit-words.ts';
 
 export type NoteOutcome = { kind: 'added' } | { kind: 'empty' } | { kind: 'too long'; length: number } | { kind: 'no such lead' };
 
@@ -21,4 +22,59 @@ export async function addNote(inbox: Pick<OfficeInbox, 'addNote'>, reference: st
 export async function takeLead(inbox: Pick<OfficeInbox, 'setOwner'>, reference: string, take: boolean, actor: string, now = new Date()): Promise<boolean> {
   const detail = take ? `Took ${reference}.` : `Let go of ${reference}: it is nobody's now.`;
   return inbox.setOwner(reference, take ? actor : undefined, { at: now, actor, action: 'set the owner', detail });
+}
+
+/**
+ * What one form of a lead changes, as `workLead` takes it: a new status, who has it from now on (an account's e-mail, `null`:
+ * nobody), a note; each left out (`undefined`, an empty note) when the form did not change it.
+ */
+export interface LeadForm {
+  reference: string;
+  status?: LeadStatus;
+  owner?: string | null;
+  note: string;
+}
+
+/** What became of a lead's form: what it changed (and the status it had), nothing at all, or nothing because of the note or the lead. */
+export type WorkOutcome =
+  | { kind: 'worked'; from: LeadStatus; status?: LeadStatus; owner?: 'taken' | 'let go' | 'given'; noted: boolean }
+  | { kind: 'nothing' }
+  | { kind: 'too long'; length: number }
+  | { kind: 'no such lead' };
+
+/**
+ * Makes what `actor`'s form of one lead changes, sent once: each change (status, who has it, a note) with its own line in the
+ * audit trail, all in one transaction; a note too long changes nothing. A status set records the first contact as any does.
+ */
+export async function workLead(inbox: Pick<OfficeInbox, 'workLead'>, form: LeadForm, actor: string, now = new Date()): Promise<WorkOutcome> {
+  const { reference, status, owner } = form;
+  const note = form.note.replace(/\r\n?/g, '\n').trim();
+  const length = [...note].length;
+  if (length > NOTE_MAX_LENGTH) return { kind: 'too long', length };
+  const audit = (action: AuditEntry['action'], detail: string): AuditEntry => ({ at: now, actor, action, detail });
+  const given = owner === undefined ? undefined : owner === null ? 'let go' : owner === actor ? 'taken' : 'given';
+  const work: LeadWork = {
+    ...(status && {
+      status: {
+        to: status,
+        by: actor,
+        at: now,
+        audit: (from: LeadStatus) => audit('set a status', `Changed ${reference} from ${STATUS_WORDS[from]} to ${STATUS_WORDS[status]}.`),
+      },
+    }),
+    ...(given && {
+      owner: {
+        to: owner ?? undefined,
+        audit: audit(
+          'set the owner',
+          given === 'taken' ? `Took ${reference}.` : given === 'given' ? `Gave ${reference} to ${owner}.` : `Let go of ${reference}: it is nobody's now.`,
+        ),
+      },
+    }),
+    ...(note !== '' && { note: { note: { at: now, by: actor, text: note }, audit: audit('added a note', `Added a note to ${reference}.`) } }),
+  };
+  if (!work.status && !work.owner && !work.note) return { kind: 'nothing' };
+  const done = await inbox.workLead(reference, work);
+  if (!done) return { kind: 'no such lead' };
+  return { kind: 'worked', from: done.from, ...(status && { status }), ...(given && { owner: given }), noted: note !== '' };
 }

@@ -47,14 +47,18 @@ export interface ChartWeek {
   total: number;
 }
 
+/** A week of a chart by its start (`weekStarts`): its Monday (`YYYY-MM-DD`) and its name ("Nov 23"). */
+export function weekOf(start: Date, timeZone: string): { monday: string; label: string } {
+  const monday = localDateInput(start, timeZone);
+  return { monday, label: new Date(`${monday}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }) };
+}
+
 /** The chart's weeks, oldest first, from the store's counts (`leadsPerWeek`) for `weeks` (`weekStarts`). */
 export function chartWeeks(weeks: readonly Date[], counts: readonly WeekCount[], series: readonly ChartSeries[], timeZone: string): ChartWeek[] {
   return weeks.slice(0, -1).map((start, week) => {
-    const monday = localDateInput(start, timeZone);
     const mine = counts.filter((c) => c.week === week);
     const parts = series.map((s) => mine.filter((c) => s.matches(c)).reduce((sum, c) => sum + c.count, 0));
-    const label = new Date(`${monday}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-    return { monday, label, counts: parts, total: parts.reduce((a, b) => a + b, 0) };
+    return { ...weekOf(start, timeZone), counts: parts, total: parts.reduce((a, b) => a + b, 0) };
   });
 }
 

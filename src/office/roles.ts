@@ -7,7 +7,7 @@
 import type { OfficeRole } from './store.ts';
 
 /**
- * The pages staff work in: the inbox, its search, a lead's status, notes and owner, suspected spam, a
+ * The pages staff work in: the inbox, its search, a lead's status, notes and owner (one form: work), suspected spam, a
  * held change. Any page not an owner's is open to staff: this list is what a new page is checked
  * against (`office-roles.test.ts`), so that none is left open by being forgotten.
  */
@@ -17,6 +17,7 @@ const STAFF_PAGES: readonly string[] = [
   '/office/status',
   '/office/note',
   '/office/take',
+  '/office/work',
   '/office/spam',
   '/office/held',
   '/office/sign-in',

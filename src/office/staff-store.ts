@@ -17,8 +17,16 @@ export interface SignedInAccount {
   role: OfficeRole;
 }
 
+/**
+ * An account's opaque id, as an address names it (never by its e-mail): 12 random characters of the
+ * base32 alphabet, drawn by the store when the account is made (migration 17 for the older ones).
+ */
+export const ACCOUNT_ID = /^[a-z2-7]{12}$/;
+
 /** A member of the office's staff, as the operator created them (no password, not even hashed). */
 export interface OfficeUser {
+  /** Its opaque id (`ACCOUNT_ID`). */
+  id: string;
   email: string;
   role: OfficeRole;
   createdAt: Date;

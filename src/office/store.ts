@@ -10,7 +10,7 @@ import type { FormType } from '../leads/schema.ts';
 export const LEAD_STATUSES = ['new', 'contacted', 'done'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
 
-export { OFFICE_ROLES, SEARCHES_KEPT } from './staff-store.ts';
+export { ACCOUNT_ID, OFFICE_ROLES, SEARCHES_KEPT } from './staff-store.ts';
 export type { HeldChange, HoldRules, OfficeAccounts, OfficeRole, OfficeSessions, OfficeUser, SignedInAccount } from './staff-store.ts';
 import type { OfficeAccounts, OfficeSessions } from './staff-store.ts';
 import type { AuditEntry } from './audit-entry.ts';
@@ -51,8 +51,10 @@ export interface InboxQuery {
   until?: Date;
   /** The home's 5-digit ZIP code. */
   postalCode?: string;
-  /** Leads taken by this account (`{ email }`), or taken by nobody. */
-  owner?: { email: string } | 'nobody';
+  /** Leads taken by this account (by its e-mail, or by its opaque id as an address names it), or taken by nobody. */
+  owner?: { email: string } | { id: string } | 'nobody';
+  /** The lead with this reference alone. */
+  reference?: string;
   /** Leads that name a preferred date from `from` to `to` (`YYYY-MM-DD`, both included). */
   visitBetween?: { from: string; to: string };
   /** The waiting leads (`new`) alone, by their answer-by instant, most urgent first: not newest first. */
@@ -61,6 +63,27 @@ export interface InboxQuery {
   limit: number;
   offset: number;
 }
+
+/** What one form of a lead changes: each part given is one change, with its line in the audit trail. */
+export interface LeadWork {
+  status?: { to: LeadStatus; by: string; at: Date; audit: (from: LeadStatus) => AuditEntry };
+  /** The account (its e-mail) that has it from now on; `undefined`: nobody. */
+  owner?: { to: string | undefined; audit: AuditEntry };
+  note?: { note: LeadNote; audit: AuditEntry };
+}
+
+/** A lead or a caught submission of the same person as another lead: same e-mail address or same phone number. */
+export interface PersonMatch {
+  kind: 'lead' | 'spam';
+  reference: string;
+  formType: FormType;
+  receivedAt: Date;
+  emailNormalised: string;
+  phoneE164: string;
+}
+
+/** How many of one person's leads and caught submissions are read for each e-mail address and each phone number. */
+export const SAME_PERSON_PER_KEY = 11;
 
 /** What the inbox shows, without its paging: what a download of "these leads" selects. */
 export type InboxFilter = Omit<InboxQuery, 'limit' | 'offset'>;
@@ -77,6 +100,16 @@ export interface OfficeInbox {
   addNote(reference: string, note: LeadNote, audit: AuditEntry): Promise<boolean>;
   /** Makes `owner` the lead's owner (`undefined`: nobody's), with `audit`'s line; `false` when there is no such lead. */
   setOwner(reference: string, owner: string | undefined, audit: AuditEntry): Promise<boolean>;
+  /**
+   * What one form of the lead with `reference` changes (its status, who has it, a new note: any of them), in one transaction,
+   * each change with its own line in the audit trail; says what its status was. `undefined` (nothing written) when there is no such lead.
+   */
+  workLead(reference: string, work: LeadWork): Promise<{ from: LeadStatus } | undefined>;
+  /**
+   * The leads and caught submissions sent with any of `people`'s e-mail addresses or phone numbers (normalised; an empty one
+   * matches nothing): for each address and each number, its newest `SAME_PERSON_PER_KEY`, each once, newest first. One query, by index.
+   */
+  samePerson(people: ReadonlyArray<{ emailNormalised: string; phoneE164: string }>): Promise<PersonMatch[]>;
   /** The leads of one person (by normalised e-mail or phone), newest first: what a deletion would remove. */
   personLeads(match: { kind: 'email' | 'phone'; value: string }): Promise<LeadRecord[]>;
   /** The caught submissions of one person (by normalised e-mail or phone), newest first: listed beside their leads by a deletion. */
@@ -149,6 +182,19 @@ export interface WeekCount {
   count: number;
 }
 
+/**
+ * A lead of the promise chart's weeks that says whether the promise was kept: first contacted (in
+ * time or late), or still waiting past its answer-by.
+ */
+export interface PromiseLead {
+  /** The week it was received in: its place in the weeks asked for, from 0. */
+  week: number;
+  receivedAt: Date;
+  answerBy: Date;
+  /** Its first contact; none while it still waits. */
+  firstContactAt?: Date;
+}
+
 /** The inbox at a glance: counts, and leads per week. Each reads an index, never every lead's row. */
 export interface OfficeOverview {
   /** How many leads `query` selects, its page aside. */
@@ -157,6 +203,12 @@ export interface OfficeOverview {
   statusCounts(since: Date, now: Date): Promise<StatusCounts>;
   /** Leads received in each week from `weeks[i]` to `weeks[i + 1]`, by form and service (one of `services`, or another); no row for none. */
   leadsPerWeek(weeks: readonly Date[], services: readonly string[]): Promise<WeekCount[]>;
+  /**
+   * The leads received in each week from `weeks[i]` to `weeks[i + 1]` that were first contacted, or
+   * that still wait (status `new`) past their answer-by at `now`; none for a lead still waiting and not
+   * yet due, nor for one moved on before first contacts were recorded. The promise chart's figures.
+   */
+  promiseLeads(weeks: readonly Date[], now: Date): Promise<PromiseLead[]>;
   /** How many caught submissions wait in suspected spam, counted up to `upTo` (a flood of spam costs no more to count than that). */
   spamWaiting(upTo: number): Promise<number>;
 }

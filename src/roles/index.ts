@@ -36,7 +36,8 @@ export interface PublicServices {
 
 /** The office's powers: its roles of the store, and its limits. Only the office guard hands them out. */
 export interface OfficePowers {
-  accounts: Pick<OfficeAccounts, 'passwordHash'>;
+  /** The accounts' password hashes (the sign-in), and the list of them (whom a lead is given to, by opaque id). */
+  accounts: Pick<OfficeAccounts, 'passwordHash' | 'listUsers'>;
   sessions: OfficeSessions;
   inbox: OfficeInbox;
   /** The inbox at a glance: counts and leads per week. */
@@ -113,8 +114,18 @@ export function officeRoles(store: OfficeStore): {
       holdChange: true,
       takeHeldChange: true,
     }),
-    inbox: role<OfficeInbox>(store, { inbox: true, setStatus: true, addNote: true, setOwner: true, personLeads: true, personSpam: true, exportInbox: true }),
-    overview: role<OfficeOverview>(store, { inboxCount: true, statusCounts: true, leadsPerWeek: true, spamWaiting: true }),
+    inbox: role<OfficeInbox>(store, {
+      inbox: true,
+      setStatus: true,
+      addNote: true,
+      setOwner: true,
+      workLead: true,
+      samePerson: true,
+      personLeads: true,
+      personSpam: true,
+      exportInbox: true,
+    }),
+    overview: role<OfficeOverview>(store, { inboxCount: true, statusCounts: true, leadsPerWeek: true, promiseLeads: true, spamWaiting: true }),
     spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, releaseSpam: true }),
     audit: role<AuditTrail>(store, { record: true, recent: true }),
   };
@@ -124,7 +135,7 @@ export function officeRoles(store: OfficeStore): {
 export function officePowers(store: LeadStore & OfficeStore, limits: Pick<OfficePowers, 'signInLimits' | 'actionLimit'>): OfficePowers {
   const office = officeRoles(store);
   return Object.freeze({
-    accounts: role<OfficePowers['accounts']>(store, { passwordHash: true }),
+    accounts: role<OfficePowers['accounts']>(store, { passwordHash: true, listUsers: true }),
     sessions: office.sessions,
     inbox: office.inbox,
     overview: office.overview,

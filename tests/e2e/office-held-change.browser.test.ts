@@ -104,9 +104,8 @@ describe.skipIf(!chromiumAvailable())('a change made after the session ended, in
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
     idleAnHour();
     const card = await openLead(page, reference);
-    await card.getByText('Notes (none yet)').click();
-    await card.getByLabel(`New note about ${reference}`).fill('Called, no answer; try tomorrow after 10.');
-    await card.getByRole('button', { name: 'Add the note' }).click();
+    await card.getByLabel(/^Note of the call/).fill('Called, no answer; try tomorrow after 10.');
+    await card.getByRole('button', { name: 'Save' }).click();
     await signIn(page);
     expect(await page.locator('.held-change').innerText()).toBe(`Add this note to ${reference}: “Called, no answer; try tomorrow after 10.”`);
     await page.getByRole('link', { name: 'Leave it, and go to the inbox' }).click();
@@ -136,7 +135,7 @@ describe.skipIf(!chromiumAvailable())('a change made after the session ended, in
     idleAnHour();
     const card = await openLead(page, reference);
     await card.getByLabel('Status').selectOption('done');
-    const [held] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/office/status')), card.getByRole('button', { name: 'Save' }).click()]);
+    const [held] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/office/work')), card.getByRole('button', { name: 'Save' }).click()]);
     expect(await held.headerValue('set-cookie')).toMatch(/^office_held=[A-Za-z0-9_-]{32}; Max-Age=900; Path=\/office; HttpOnly; SameSite=Strict$/);
     // A colleague who signs in on that browser is not shown it, and it is gone: nothing of it was changed.
     await page.getByLabel('E-mail address').fill(COLLEAGUE.email);

@@ -1,7 +1,7 @@
 /**
  * The office's day in pictures (`docs/office.md`), taken by this test in headless Chromium against
  * the built server, so that they show what the office really sees: a store of twelve weeks' leads,
- * the inbox at a glance on a laptop, a lead opened on a phone with a note and its owner, a change
+ * the inbox at a glance on a laptop (the weeks' leads, and whether the promise was kept), a lead opened on a phone with a note and its owner, a change
  * kept through a sign-in, and a deletion request with its tick boxes. Each picture is written only
  * when what the browser shows has changed (`saveGuidePicture`).
  */
@@ -13,7 +13,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_IDLE_MS } from '../../src/leads/retention.ts';
 import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
-import { contact, newClient, quote } from '../support/fixtures.ts';
+import { answerBy } from '../../src/leads/next-step.ts';
+import { contact, newClient, promise, quote } from '../support/fixtures.ts';
 import { addUser, openLead, STAFF } from '../support/office.ts';
 import { saveGuidePicture } from '../support/screenshot.ts';
 import { seedSqliteFile } from '../support/seed.ts';
@@ -35,10 +36,12 @@ describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
     const file = join(dir, 'leads.sqlite');
     // Twelve weeks of requests, a few a day, the newest this morning.
     const count = 84;
+    // At office hours' pace: the newest a few minutes ago, one a day before it, at varied times.
+    const receivedAt = (i: number) => new Date(Date.now() - (count - 1 - i) * DAY - (20 + (i % 5) * 97) * 60_000);
     const references = await seedSqliteFile(file, count, {
       batch: count,
-      // At office hours' pace: the newest a few minutes ago, one a day before it, at varied times.
-      receivedAt: (i) => new Date(Date.now() - (count - 1 - i) * DAY - (20 + (i % 5) * 97) * 60_000),
+      receivedAt,
+      answerBy: (i) => answerBy(receivedAt(i), promise()),
       body: (i) => {
         // Two people who share a phone (a couple): a deletion request by that number finds both.
         const name = i === 42 ? 'Luis Lopez' : PEOPLE[i % PEOPLE.length]!;
@@ -59,13 +62,19 @@ describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
       },
     });
     newest = references.at(-1)!;
-    // Most of the older ones called back and done, as a real inbox is.
+    // Most of the older ones called back and done, as a real inbox is: first contacted during the
+    // working day their answer was promised by, a few the morning after it (late).
     const db = new DatabaseSync(file);
-    db.prepare("UPDATE leads SET status = 'done', status_by = ?, status_at = received_at WHERE received_at < ?").run(
+    db.prepare(
+      `UPDATE leads SET first_contact_by = ?, first_contact_at = CASE WHEN rowid % 7 = 2 OR rowid % 11 = 0
+         THEN strftime('%Y-%m-%dT%H:%M:%fZ', answer_by, '+15 hours') ELSE strftime('%Y-%m-%dT%H:%M:%fZ', answer_by, '-' || (40 + (rowid * 53) % 500) || ' minutes') END
+       WHERE received_at < ?`,
+    ).run(STAFF.email, new Date(Date.now() - 3 * DAY).toISOString());
+    db.prepare("UPDATE leads SET status = 'done', status_by = ?, status_at = first_contact_at WHERE received_at < ?").run(
       STAFF.email,
       new Date(Date.now() - 14 * DAY).toISOString(),
     );
-    db.prepare("UPDATE leads SET status = 'contacted', status_by = ?, status_at = received_at WHERE status = 'new' AND received_at < ?").run(
+    db.prepare("UPDATE leads SET status = 'contacted', status_by = ?, status_at = first_contact_at WHERE status = 'new' AND received_at < ?").run(
       STAFF.email,
       new Date(Date.now() - 3 * DAY).toISOString(),
     );
@@ -100,6 +109,10 @@ describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
     await page.getByRole('heading', { name: 'Leads per week' }).scrollIntoViewIfNeeded();
     await page.evaluate(() => document.querySelector('#weeks-heading')!.scrollIntoView({ block: 'start' }));
     await saveGuidePicture(page, 'office-weeks');
+    // Under it: is the promise kept? Each week's leads in time and late, and the median time to a first contact.
+    await page.evaluate(() => document.querySelector('#promise-heading')!.scrollIntoView({ block: 'start' }));
+    expect(await page.getByRole('img', { name: /answered in time and late/ }).count()).toBe(1);
+    await saveGuidePicture(page, 'office-promise');
     await context.close();
   }, 60_000);
 
@@ -108,13 +121,11 @@ describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
     await page.goto(`${server.url}/office`);
     await signIn(page);
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    // One form, sent once: who has it and a note of the call (the status is set after lunch).
     let row = await openLead(page, newest);
-    await row.getByRole('button', { name: 'Take it' }).click();
-    row = await openLead(page, newest);
-    const notes = row.locator('details.notes');
-    if (!(await notes.evaluate((d) => (d as HTMLDetailsElement).open))) await notes.locator('summary').click();
-    await row.getByLabel(`New note about ${newest}`).fill('Called at 9:40: she would like Thursday morning; two cats, side door.');
-    await row.getByRole('button', { name: 'Add the note' }).click();
+    await row.getByLabel('Who has it').selectOption({ label: 'You' });
+    await row.getByLabel(/^Note of the call/).fill('Called at 9:40: she would like Thursday morning; two cats, side door.');
+    await row.getByRole('button', { name: 'Save' }).click();
     row = await openLead(page, newest);
     await row.scrollIntoViewIfNeeded();
     expect(await row.innerText()).toContain('Taken by you');

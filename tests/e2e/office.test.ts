@@ -110,12 +110,14 @@ describe('the CSV export and the inbox', () => {
     const { stdout } = await leads(server.databaseUrl, ['export', '--format', 'csv']);
     const rows: Array<Record<string, string>> = parse(stdout, { columns: true, bom: true });
     const header = Object.keys(rows[0]!);
-    expect(header.slice(header.indexOf('ZIP code'), header.indexOf('Reach first by') + 1)).toEqual([
+    expect(header.slice(header.indexOf('ZIP code'), header.indexOf('Reach only by') + 1)).toEqual([
       'ZIP code',
       'Outside the service area',
       'Preferred dates',
+      'Time of day',
       'How often',
       'Reach first by',
+      'Reach only by',
     ]);
     expect(rows.find((r) => r.Reference === replies[0]!.json.reference)).toMatchObject({
       'ZIP code': '97202-1234',

@@ -65,8 +65,18 @@ describe("the store's roles", () => {
       'touchSession',
     ]);
     expect(Object.keys(roles.spam).sort()).toEqual(['findSpam', 'keepSpam', 'listSpam', 'releaseSpam']);
-    expect(Object.keys(roles.inbox).sort()).toEqual(['addNote', 'exportInbox', 'inbox', 'personLeads', 'personSpam', 'setOwner', 'setStatus']);
-    expect(Object.keys(roles.overview).sort()).toEqual(['inboxCount', 'leadsPerWeek', 'spamWaiting', 'statusCounts']);
+    expect(Object.keys(roles.inbox).sort()).toEqual([
+      'addNote',
+      'exportInbox',
+      'inbox',
+      'personLeads',
+      'personSpam',
+      'samePerson',
+      'setOwner',
+      'setStatus',
+      'workLead',
+    ]);
+    expect(Object.keys(roles.overview).sort()).toEqual(['inboxCount', 'leadsPerWeek', 'promiseLeads', 'spamWaiting', 'statusCounts']);
     expect('setStatus' in roles.overview).toBe(false);
     expect('deletePerson' in roles.sessions).toBe(false);
     expect('submit' in roles.spam).toBe(false);
@@ -87,7 +97,7 @@ describe("the store's roles", () => {
         'spamFolder',
       ]);
       expect(Object.keys(app.services.spamFolder)).toEqual(['keepSpam']);
-      expect(Object.keys(app.composition.office.accounts)).toEqual(['passwordHash']);
+      expect(Object.keys(app.composition.office.accounts)).toEqual(['passwordHash', 'listUsers']);
     } finally {
       await app.dispose();
     }

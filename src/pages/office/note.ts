@@ -1,4 +1,4 @@
-/** A note on a lead, from the inbox: kept with who wrote it and when, then back to the same view. */
+/** A note on a lead, from the inbox: kept with who wrote it and when, then back to the same view, at that lead. */
 import type { APIRoute } from 'astro';
 import { officeText } from '../../http/office-guard.ts';
 import { addNote } from '../../office/notes.ts';
@@ -19,5 +19,5 @@ export const POST: APIRoute = async ({ locals, request }) => {
     return officeText(404, 'There is no lead with this reference any more (it may have been deleted on request). Nothing was saved.');
   const to = backTo(String(data.get('back') ?? ''));
   to.searchParams.set('noted', reference);
-  return new Response(null, { status: 303, headers: { Location: to.pathname + to.search } });
+  return new Response(null, { status: 303, headers: { Location: `${to.pathname}${to.search}#lead-${encodeURIComponent(reference)}` } });
 };

@@ -1,4 +1,4 @@
-/** Setting a lead's status from the inbox: recorded with who and when, then back to the same view. */
+/** Setting a lead's status from the inbox: recorded with who and when, then back to the same view, at that lead. */
 import type { APIRoute } from 'astro';
 import { LEAD_STATUSES, type LeadStatus } from '../../office/store.ts';
 import { officeText } from '../../http/office-guard.ts';
@@ -20,5 +20,5 @@ export const POST: APIRoute = async ({ locals, request }) => {
     return officeText(404, 'There is no lead with this reference any more (it may have been deleted on request). Nothing was changed.');
   to.searchParams.set('changed', reference);
   to.searchParams.set('to', status);
-  return new Response(null, { status: 303, headers: { Location: to.pathname + to.search } });
+  return new Response(null, { status: 303, headers: { Location: `${to.pathname}${to.search}#lead-${encodeURIComponent(reference)}` } });
 };

@@ -1,4 +1,4 @@
-/** Taking a lead ("I'll handle it"), or letting it go, from the inbox: then back to the same view. */
+/** Taking a lead ("I'll handle it"), or letting it go, from the inbox: then back to the same view, at that lead. */
 import type { APIRoute } from 'astro';
 import { officeText } from '../../http/office-guard.ts';
 import { takeLead } from '../../office/notes.ts';
@@ -15,5 +15,5 @@ export const POST: APIRoute = async ({ locals, request }) => {
     return officeText(404, 'There is no lead with this reference any more (it may have been deleted on request). Nothing was changed.');
   const to = backTo(String(data.get('back') ?? ''));
   to.searchParams.set(take ? 'taken' : 'let-go', reference);
-  return new Response(null, { status: 303, headers: { Location: to.pathname + to.search } });
+  return new Response(null, { status: 303, headers: { Location: `${to.pathname}${to.search}#lead-${encodeURIComponent(reference)}` } });
 };

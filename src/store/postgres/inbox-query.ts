@@ -3,7 +3,15 @@
  * search over leads or suspected spam, the inbox's conditions, a lead's notes, and a row as the
  * office sees it.
  */
-import type { InboxFilter, InboxLead, LeadNote, LeadStatus, SuspectedSpam } from '../../office/store.ts';
+import {
+  SAME_PERSON_PER_KEY,
+  type InboxFilter,
+  type InboxLead,
+  type LeadNote,
+  type LeadStatus,
+  type PersonMatch,
+  type SuspectedSpam,
+} from '../../office/store.ts';
 import { inboxSearch } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type PostgresHandle } from './handle.ts';
 
@@ -70,7 +78,9 @@ export function inboxConditions(filter: InboxFilter, param: (value: unknown) => 
   if (filter.postalCode) where.push(`leads.postal_code = ${param(filter.postalCode)}`);
   if (filter.urgent) where.push("leads.status = 'new'");
   if (filter.owner === 'nobody') where.push('leads.owner IS NULL');
-  else if (filter.owner) where.push(`leads.owner = ${param(filter.owner.email)}`);
+  else if (filter.owner && 'email' in filter.owner) where.push(`leads.owner = ${param(filter.owner.email)}`);
+  else if (filter.owner) where.push(`leads.owner IN (SELECT email FROM office_users WHERE id = ${param(filter.owner.id)})`);
+  if (filter.reference) where.push(`leads.reference = ${param(filter.reference)}`);
   if (filter.visitBetween)
     where.push(
       `EXISTS (SELECT 1 FROM json_array_elements_text(leads.fields->'preferredDates') AS d ` +
@@ -107,4 +117,49 @@ export async function inboxLeads(handle: PostgresHandle, rows: InboxRow[]): Prom
     statusAt: r.status_at ?? undefined,
     ...(r.first_contact_at && { firstContact: { at: r.first_contact_at, by: r.first_contact_by ?? '' } }),
   }));
+}
+
+/**
+ * The same person's leads and caught submissions (`OfficeInbox.samePerson`): one query, each part an index's lookup
+ * (`leads_by_email`, `leads_by_phone`, `suspected_spam_by_email`, `suspected_spam_by_phone`), each key's newest kept.
+ */
+export async function samePerson(handle: PostgresHandle, people: ReadonlyArray<{ emailNormalised: string; phoneE164: string }>): Promise<PersonMatch[]> {
+  const emails = [...new Set(people.map((p) => p.emailNormalised).filter((v) => v !== ''))];
+  const phones = [...new Set(people.map((p) => p.phoneE164).filter((v) => v !== ''))];
+  if (emails.length === 0 && phones.length === 0) return [];
+  const part = (kind: string, table: string, column: string, values: string) =>
+    `SELECT '${kind}' AS kind, reference, form_type, received_at, email_normalised, phone_e164, '${column}:' || ${column} AS k ` +
+    `FROM ${table} WHERE ${column} = ANY(${values}::text[])`;
+  const parts = [
+    part('lead', 'leads', 'email_normalised', '$1'),
+    part('lead', 'leads', 'phone_e164', '$2'),
+    part('spam', 'suspected_spam', 'email_normalised', '$1'),
+    part('spam', 'suspected_spam', 'phone_e164', '$2'),
+  ];
+  const sql =
+    'SELECT kind, reference, form_type, received_at, email_normalised, phone_e164 FROM (SELECT *, row_number() OVER ' +
+    `(PARTITION BY k ORDER BY received_at DESC, reference) AS n FROM (${parts.join(' UNION ALL ')}) AS found) AS ranked ` +
+    'WHERE n <= $3 ORDER BY received_at DESC, reference';
+  const { rows } = await handle.pool
+    .query<{
+      kind: PersonMatch['kind'];
+      reference: string;
+      form_type: PersonMatch['formType'];
+      received_at: Date;
+      email_normalised: string;
+      phone_e164: string;
+    }>(sql, [emails, phones, SAME_PERSON_PER_KEY])
+    .catch(handle.unavailable);
+  // Found by its e-mail and by its phone, a row is given once.
+  const seen = new Set<string>();
+  return rows
+    .filter((r) => !seen.has(`${r.kind} ${r.reference}`) && Boolean(seen.add(`${r.kind} ${r.reference}`)))
+    .map((r) => ({
+      kind: r.kind,
+      reference: r.reference,
+      formType: r.form_type,
+      receivedAt: r.received_at,
+      emailNormalised: r.email_normalised,
+      phoneE164: r.phone_e164,
+    }));
 }

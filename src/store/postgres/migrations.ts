@@ -6,6 +6,9 @@
 import { type Migration } from '../migration.ts';
 import { FIRST_TEN } from './migrations-1-10.ts';
 
+/** 12 random characters of the base32 alphabet (a-z, 2-7), drawn by the database: an account's opaque id. */
+const RANDOM_ID = Array.from({ length: 12 }, () => "substr('abcdefghijklmnopqrstuvwxyz234567', 1 + floor(random() * 32)::int, 1)").join(' || ');
+
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   ...FIRST_TEN,
   {
@@ -65,6 +68,15 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     sql: `
       ALTER TABLE leads ADD COLUMN answer_by timestamptz, ADD COLUMN first_contact_at timestamptz, ADD COLUMN first_contact_by text;
       CREATE INDEX leads_waiting ON leads (answer_by) WHERE status = 'new';
+    `,
+  },
+  {
+    version: 17,
+    name: 'work handed out: each account has an opaque id (12 random characters) by which an address names it, never by its e-mail',
+    // A volatile default: each existing account gets its own as the column is added, and each new one as it is made.
+    sql: `
+      ALTER TABLE office_users ADD COLUMN id text NOT NULL DEFAULT (${RANDOM_ID});
+      CREATE UNIQUE INDEX office_users_by_id ON office_users (id);
     `,
   },
 ];

@@ -2,7 +2,7 @@
  * The PostgreSQL store's overview of the inbox: how many leads a view selects, how many have each
  * status, and how many came in each week by form and service. Each reads an index of its own
  * (`leads_by_status`, `leads_by_week`: migration 14; index-only once vacuumed), never the leads'
- * rows, except where a filter needs them.
+ * rows, except where a filter needs them, and the promise chart, which reads the twelve weeks' rows.
  */
 import { LEAD_STATUSES, type LeadStatus, type OfficeOverview, type StatusCounts, type WeekCount } from '../../office/store.ts';
 import type { PostgresHandle } from './handle.ts';
@@ -43,6 +43,21 @@ export function postgresOverview(handle: PostgresHandle): OfficeOverview {
         [weeks, services, weeks[0], weeks.at(-1)],
       );
       return rows.map((r) => ({ week: r.week, form: r.form_type, service: r.service ?? undefined, count: r.n }));
+    },
+    promiseLeads: async (weeks, now) => {
+      if (weeks.length < 2) return [];
+      const { rows } = await query<{ week: number; received_at: Date; answer_by: Date; first_contact_at: Date | null }>(
+        `SELECT width_bucket(received_at, $1::timestamptz[]) - 1 AS week, received_at, answer_by, first_contact_at
+         FROM leads WHERE received_at >= $2 AND received_at < $3 AND answer_by IS NOT NULL
+           AND (first_contact_at IS NOT NULL OR (status = 'new' AND answer_by < $4))`,
+        [weeks, weeks[0], weeks.at(-1), now],
+      );
+      return rows.map((r) => ({
+        week: r.week,
+        receivedAt: r.received_at,
+        answerBy: r.answer_by,
+        ...(r.first_contact_at && { firstContactAt: r.first_contact_at }),
+      }));
     },
     // At most `upTo` entries read (of `suspected_spam_by_time`, or the few rows themselves where the planner finds that cheaper).
     spamWaiting: async (upTo) =>

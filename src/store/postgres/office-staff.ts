@@ -33,10 +33,10 @@ export function postgresStaff(handle: PostgresHandle): OfficeAccounts & OfficeSe
       }),
     listUsers: async () =>
       (
-        await query<{ email: string; role: OfficeRole; created_at: Date; last_sign_in_at: Date | null }>(
-          'SELECT email, role, created_at, last_sign_in_at FROM office_users ORDER BY email',
+        await query<{ id: string; email: string; role: OfficeRole; created_at: Date; last_sign_in_at: Date | null }>(
+          'SELECT id, email, role, created_at, last_sign_in_at FROM office_users ORDER BY email',
         )
-      ).rows.map((r) => ({ email: r.email, role: r.role, createdAt: r.created_at, lastSignInAt: r.last_sign_in_at ?? undefined })),
+      ).rows.map((r) => ({ id: r.id, email: r.email, role: r.role, createdAt: r.created_at, lastSignInAt: r.last_sign_in_at ?? undefined })),
     passwordHash: async (email) =>
       (await query<{ password_hash: string }>('SELECT password_hash FROM office_users WHERE email = $1', [email])).rows[0]?.password_hash,
 

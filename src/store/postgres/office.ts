@@ -2,17 +2,43 @@
  * The PostgreSQL store's office roles: the inbox with each lead's status, suspected spam kept aside,
  * and the audit trail (the staff's accounts and sessions are `office-staff.ts`).
  */
-import type { AuditEntry, AuditTrail, InboxQuery, LeadStatus, OfficeInbox, SpamFolder, SpamRelease } from '../../office/store.ts';
+import type { AuditEntry, AuditTrail, InboxQuery, LeadStatus, LeadWork, OfficeInbox, SpamFolder, SpamRelease } from '../../office/store.ts';
 import { REPLAY_WINDOW_MS } from '../../leads/store.ts';
 import { Lost, type TakeInTransaction } from './intake.ts';
 import { searchText, spamSearchFacts } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type PostgresHandle, writeAudit } from './handle.ts';
-import { inboxLeads, inboxWhere, searchCondition, SPAM, toSpam, WITH_DISCLOSURE, type InboxRow, type SpamRow } from './inbox-query.ts';
+import { inboxLeads, inboxWhere, samePerson, searchCondition, SPAM, toSpam, WITH_DISCLOSURE, type InboxRow, type SpamRow } from './inbox-query.ts';
 
 /** The office's roles on `handle`; `takeIn` takes a released submission in as the intake would. */
 export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction): Omit<OfficeInbox, 'exportInbox'> & SpamFolder & AuditTrail {
   const { pool, transaction, unavailable } = handle;
   const query = <R extends object>(sql: string, params: unknown[] = []) => pool.query<R>(sql, params).catch(unavailable);
+
+  /** One form's changes to a lead, each with its audit line, in one transaction (the lead's row locked). */
+  const workLead = (reference: string, work: LeadWork) =>
+    transaction(async (c) => {
+      const { rows } = await c.query<{ id: string; status: LeadStatus }>('SELECT id, status FROM leads WHERE reference = $1 FOR UPDATE', [reference]);
+      const row = rows[0];
+      if (!row) return undefined;
+      if (work.status) {
+        const { to, by, at, audit } = work.status;
+        await c.query('UPDATE leads SET status = $2, status_by = $3, status_at = $4 WHERE id = $1', [row.id, to, by, at]);
+        // The first contact: the first time the lead leaves "new", whoever and whenever; never moved after.
+        if (to !== 'new')
+          await c.query('UPDATE leads SET first_contact_at = $2, first_contact_by = $3 WHERE id = $1 AND first_contact_at IS NULL', [row.id, at, by]);
+        await writeAudit(c, audit(row.status));
+      }
+      if (work.owner) {
+        await c.query('UPDATE leads SET owner = $2 WHERE id = $1', [row.id, work.owner.to ?? null]);
+        await writeAudit(c, work.owner.audit);
+      }
+      if (work.note) {
+        const { note, audit } = work.note;
+        await c.query('INSERT INTO lead_notes (lead_id, at, author, text) VALUES ($1, $2, $3, $4)', [row.id, note.at, note.by, note.text]);
+        await writeAudit(c, audit);
+      }
+      return { from: row.status };
+    });
 
   return {
     inbox: async (q: InboxQuery) => {
@@ -23,35 +49,11 @@ export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction
         `LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}`;
       return inboxLeads(handle, (await query<InboxRow>(sql, params)).rows);
     },
-    setStatus: (reference, status, by, at, audit) =>
-      transaction(async (c) => {
-        const { rows } = await c.query<{ status: LeadStatus }>('SELECT status FROM leads WHERE reference = $1 FOR UPDATE', [reference]);
-        if (!rows[0]) return undefined;
-        await c.query('UPDATE leads SET status = $2, status_by = $3, status_at = $4 WHERE reference = $1', [reference, status, by, at]);
-        // The first contact: the first time the lead leaves "new", whoever and whenever; never moved after.
-        if (status !== 'new')
-          await c.query('UPDATE leads SET first_contact_at = $2, first_contact_by = $3 WHERE reference = $1 AND first_contact_at IS NULL', [reference, at, by]);
-        await writeAudit(c, audit(rows[0].status));
-        return { from: rows[0].status };
-      }),
-    addNote: (reference, note, audit) =>
-      transaction(async (c) => {
-        const added = await c.query('INSERT INTO lead_notes (lead_id, at, author, text) SELECT id, $2, $3, $4 FROM leads WHERE reference = $1', [
-          reference,
-          note.at,
-          note.by,
-          note.text,
-        ]);
-        if ((added.rowCount ?? 0) === 0) return false;
-        await writeAudit(c, audit);
-        return true;
-      }),
-    setOwner: (reference, owner, audit) =>
-      transaction(async (c) => {
-        if (((await c.query('UPDATE leads SET owner = $2 WHERE reference = $1', [reference, owner ?? null])).rowCount ?? 0) === 0) return false;
-        await writeAudit(c, audit);
-        return true;
-      }),
+    setStatus: (reference, status, by, at, audit) => workLead(reference, { status: { to: status, by, at, audit } }),
+    addNote: async (reference, note, audit) => (await workLead(reference, { note: { note, audit } })) !== undefined,
+    setOwner: async (reference, owner, audit) => (await workLead(reference, { owner: { to: owner, audit } })) !== undefined,
+    workLead,
+    samePerson: (people) => samePerson(handle, people),
     personLeads: async (match) => {
       const column = match.kind === 'email' ? 'email_normalised' : 'phone_e164';
       return (await query<LeadRow>(`${WITH_DISCLOSURE} WHERE leads.${column} = $1 ORDER BY leads.received_at DESC, leads.id DESC`, [match.value])).rows.map(

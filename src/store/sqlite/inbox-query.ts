@@ -2,7 +2,15 @@
  * What the SQLite store's inbox, its spreadsheet and its deletion preview read alike: the one search
  * over leads or suspected spam, the inbox's conditions, a lead's notes, and a row as the office sees it.
  */
-import type { InboxFilter, InboxLead, LeadNote, LeadStatus, SuspectedSpam } from '../../office/store.ts';
+import {
+  SAME_PERSON_PER_KEY,
+  type InboxFilter,
+  type InboxLead,
+  type LeadNote,
+  type LeadStatus,
+  type PersonMatch,
+  type SuspectedSpam,
+} from '../../office/store.ts';
 import { inboxSearch } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
 
@@ -60,7 +68,9 @@ export function inboxConditions(filter: InboxFilter, params: Array<string | numb
     ['received_at >= ?', filter.since?.toISOString()],
     ['received_at < ?', filter.until?.toISOString()],
     ['postal_code = ?', filter.postalCode],
-    ['owner = ?', typeof filter.owner === 'object' ? filter.owner.email : undefined],
+    ['reference = ?', filter.reference],
+    ['owner = ?', typeof filter.owner === 'object' && 'email' in filter.owner ? filter.owner.email : undefined],
+    ['owner IN (SELECT email FROM office_users WHERE id = ?)', typeof filter.owner === 'object' && 'id' in filter.owner ? filter.owner.id : undefined],
   ] as const)
     if (value !== undefined) {
       where.push(condition);
@@ -100,4 +110,47 @@ export function inboxLeads(handle: SqliteHandle, rows: InboxRow[]): InboxLead[] 
     statusAt: r.status_at ? new Date(r.status_at) : undefined,
     ...(r.first_contact_at && { firstContact: { at: new Date(r.first_contact_at), by: r.first_contact_by ?? '' } }),
   }));
+}
+
+/**
+ * The same person's leads and caught submissions (`OfficeInbox.samePerson`): one query, each part an index's lookup
+ * (`leads_by_email`, `leads_by_phone`, `suspected_spam_by_email`, `suspected_spam_by_phone`), each key's newest kept.
+ */
+export function samePerson(handle: SqliteHandle, people: ReadonlyArray<{ emailNormalised: string; phoneE164: string }>): PersonMatch[] {
+  const emails = [...new Set(people.map((p) => p.emailNormalised).filter((v) => v !== ''))];
+  const phones = [...new Set(people.map((p) => p.phoneE164).filter((v) => v !== ''))];
+  const params: string[] = [];
+  const parts: string[] = [];
+  for (const [kind, table] of [
+    ['lead', 'leads'],
+    ['spam', 'suspected_spam'],
+  ] as const)
+    for (const [column, values] of [
+      ['email_normalised', emails],
+      ['phone_e164', phones],
+    ] as const)
+      if (values.length > 0) {
+        parts.push(
+          `SELECT '${kind}' AS kind, reference, form_type, received_at, email_normalised, phone_e164, '${column}:' || ${column} AS k ` +
+            `FROM ${table} WHERE ${column} IN (${values.map(() => '?').join(', ')})`,
+        );
+        params.push(...values);
+      }
+  if (parts.length === 0) return [];
+  const sql =
+    'SELECT kind, reference, form_type, received_at, email_normalised, phone_e164 FROM (SELECT *, row_number() OVER ' +
+    `(PARTITION BY k ORDER BY received_at DESC, reference) AS n FROM (${parts.join(' UNION ALL ')})) WHERE n <= ? ORDER BY received_at DESC, reference`;
+  const rows = handle.db.prepare(sql).all(...params, SAME_PERSON_PER_KEY) as Array<Record<string, string>>;
+  // Found by its e-mail and by its phone, a row is given once.
+  const seen = new Set<string>();
+  return rows
+    .filter((r) => !seen.has(`${r.kind} ${r.reference}`) && Boolean(seen.add(`${r.kind} ${r.reference}`)))
+    .map((r) => ({
+      kind: r.kind as PersonMatch['kind'],
+      reference: r.reference!,
+      formType: r.form_type as PersonMatch['formType'],
+      receivedAt: new Date(r.received_at!),
+      emailNormalised: r.email_normalised!,
+      phoneE164: r.phone_e164!,
+    }));
 }

@@ -2,6 +2,9 @@
 import { type Migration } from '../migration.ts';
 import { FIRST_TEN } from './migrations-1-10.ts';
 
+/** 12 random characters of the base32 alphabet (a-z, 2-7), drawn by the database: an account's opaque id. */
+const RANDOM_ID = Array.from({ length: 12 }, () => "substr('abcdefghijklmnopqrstuvwxyz234567', 1 + (random() & 31), 1)").join(' || ');
+
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   ...FIRST_TEN,
   {
@@ -76,6 +79,19 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE leads ADD COLUMN first_contact_at TEXT;
       ALTER TABLE leads ADD COLUMN first_contact_by TEXT;
       CREATE INDEX leads_waiting ON leads (answer_by) WHERE status = 'new';
+    `,
+  },
+  {
+    version: 17,
+    name: 'work handed out: each account has an opaque id (12 random characters) by which an address names it, never by its e-mail',
+    // Existing accounts get theirs now; a new one gets its own as it is made, whatever makes it.
+    sql: `
+      ALTER TABLE office_users ADD COLUMN id TEXT;
+      UPDATE office_users SET id = ${RANDOM_ID};
+      CREATE UNIQUE INDEX office_users_by_id ON office_users (id);
+      CREATE TRIGGER office_user_named AFTER INSERT ON office_users WHEN new.id IS NULL BEGIN
+        UPDATE office_users SET id = ${RANDOM_ID} WHERE email = new.email;
+      END;
     `,
   },
 ];

@@ -2,13 +2,14 @@
  * The SQLite store's overview of the inbox: how many leads a view selects, how many have each
  * status (kept by the database as leads come, change and go: migration 15), and how many came in
  * each week by form and service (read from `leads_by_week`, migration 14), never the leads' rows,
- * except where a filter needs them.
+ * except where a filter needs them, and the promise chart, which reads the twelve weeks' rows.
  */
 import { LEAD_STATUSES, type LeadStatus, type OfficeOverview, type StatusCounts, type WeekCount } from '../../office/store.ts';
 import type { SqliteHandle } from './handle.ts';
 import { inboxWhere } from './inbox-query.ts';
 
 type WeekRow = { week: number; form_type: WeekCount['form']; service: string | null; n: number };
+type PromiseRow = { week: number; received: number; due: number; first: number | null };
 
 /** The overview on `handle`. */
 export function sqliteOverview(handle: SqliteHandle): OfficeOverview {
@@ -51,6 +52,28 @@ export function sqliteOverview(handle: SqliteHandle): OfficeOverview {
           'FROM leads INDEXED BY leads_by_week WHERE received_at >= ? AND received_at < ? LIMIT -1) GROUP BY 1, 2, 3';
         const rows = db.prepare(sql).all(...services, ...weeks.slice(1).map(iso), iso(weeks[0]!), iso(weeks.at(-1)!)) as WeekRow[];
         return rows.map((r) => ({ week: Number(r.week), form: r.form_type, service: r.service ?? undefined, count: Number(r.n) }));
+      }),
+    promiseLeads: (weeks, now) =>
+      guard(() => {
+        if (weeks.length < 2) return [];
+        const week = `CASE ${weeks
+          .slice(1)
+          .map((_, i) => `WHEN received_at < ? THEN ${i}`)
+          .join(' ')} END`;
+        // The weeks' leads from the index of receipt, then their rows; the times as milliseconds, which
+        // cost less to make Dates of than the text (at 100,000 leads, 11,000 rows: 20 ms against 23).
+        const ms = (column: string) => `CAST(round(unixepoch(${column}, 'subsec') * 1000) AS INTEGER)`;
+        const sql =
+          `SELECT ${week} AS week, ${ms('received_at')} AS received, ${ms('answer_by')} AS due, ${ms('first_contact_at')} AS first ` +
+          'FROM leads INDEXED BY leads_by_receipt WHERE received_at >= ? AND received_at < ? AND answer_by IS NOT NULL ' +
+          "AND (first_contact_at IS NOT NULL OR (status = 'new' AND answer_by < ?))";
+        const rows = db.prepare(sql).all(...weeks.slice(1).map(iso), iso(weeks[0]!), iso(weeks.at(-1)!), iso(now)) as PromiseRow[];
+        return rows.map((r) => ({
+          week: Number(r.week),
+          receivedAt: new Date(Number(r.received)),
+          answerBy: new Date(Number(r.due)),
+          ...(r.first !== null && { firstContactAt: new Date(Number(r.first)) }),
+        }));
       }),
     // The first `upTo` entries of the index of receipt (migration 7), never the rows: a few microseconds, however many a flood left.
     spamWaiting: (upTo) =>

@@ -38,8 +38,9 @@ export function sqliteStaff(handle: SqliteHandle): OfficeAccounts & OfficeSessio
       ),
     listUsers: () =>
       guard(() =>
-        (db.prepare('SELECT email, role, created_at, last_sign_in_at FROM office_users ORDER BY email').all() as Array<Record<string, string | null>>).map(
+        (db.prepare('SELECT id, email, role, created_at, last_sign_in_at FROM office_users ORDER BY email').all() as Array<Record<string, string | null>>).map(
           (r) => ({
+            id: r.id!,
             email: r.email!,
             role: r.role as OfficeRole,
             createdAt: new Date(r.created_at!),

@@ -2,16 +2,43 @@
  * The SQLite store's office roles: the inbox with each lead's status, suspected spam kept aside, and
  * the audit trail (the staff's accounts and sessions are `office-staff.ts`).
  */
-import type { AuditEntry, AuditTrail, InboxQuery, LeadStatus, OfficeInbox, SpamFolder, SpamRelease } from '../../office/store.ts';
+import type { AuditEntry, AuditTrail, InboxQuery, LeadStatus, LeadWork, OfficeInbox, SpamFolder, SpamRelease } from '../../office/store.ts';
 import type { TakeInTransaction } from './intake.ts';
 import { searchText, spamSearchFacts } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
-import { inboxLeads, inboxWhere, searchCondition, SPAM, toSpam, type InboxRow, type SpamRow } from './inbox-query.ts';
+import { inboxLeads, inboxWhere, samePerson, searchCondition, SPAM, toSpam, type InboxRow, type SpamRow } from './inbox-query.ts';
 
 /** The office's roles on `handle`; `takeIn` takes a released submission in as the intake would. */
 export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): Omit<OfficeInbox, 'exportInbox'> & SpamFolder & AuditTrail {
   const { db, guard, inTransaction, eraseFromWal, writeAudit } = handle;
   const iso = (d: Date) => d.toISOString();
+
+  /** One form's changes to a lead, each with its audit line, in one transaction. */
+  const workLead = (reference: string, work: LeadWork) =>
+    guard(() =>
+      inTransaction(() => {
+        const row = db.prepare('SELECT id, status FROM leads WHERE reference = ?').get(reference) as { id: string; status: LeadStatus } | undefined;
+        if (!row) return undefined;
+        if (work.status) {
+          const { to, by, at, audit } = work.status;
+          db.prepare('UPDATE leads SET status = ?, status_by = ?, status_at = ? WHERE id = ?').run(to, by, iso(at), row.id);
+          // The first contact: the first time the lead leaves "new", whoever and whenever; never moved after.
+          if (to !== 'new')
+            db.prepare('UPDATE leads SET first_contact_at = ?, first_contact_by = ? WHERE id = ? AND first_contact_at IS NULL').run(iso(at), by, row.id);
+          writeAudit(audit(row.status));
+        }
+        if (work.owner) {
+          db.prepare('UPDATE leads SET owner = ? WHERE id = ?').run(work.owner.to ?? null, row.id);
+          writeAudit(work.owner.audit);
+        }
+        if (work.note) {
+          const { note, audit } = work.note;
+          db.prepare('INSERT INTO lead_notes (lead_id, at, author, text) VALUES (?, ?, ?, ?)').run(row.id, iso(note.at), note.by, note.text);
+          writeAudit(audit);
+        }
+        return { from: row.status };
+      }),
+    );
 
   return {
     inbox: (query: InboxQuery) =>
@@ -22,42 +49,11 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): O
         const sql = `SELECT * FROM leads ${inboxWhere(query, params)} ORDER BY ${order} LIMIT ? OFFSET ?`;
         return inboxLeads(handle, db.prepare(sql).all(...params, query.limit, query.offset) as unknown as InboxRow[]);
       }),
-    setStatus: (reference, status, by, at, audit) =>
-      guard(() =>
-        inTransaction(() => {
-          const row = db.prepare('SELECT status FROM leads WHERE reference = ?').get(reference) as { status: LeadStatus } | undefined;
-          if (!row) return undefined;
-          db.prepare('UPDATE leads SET status = ?, status_by = ?, status_at = ? WHERE reference = ?').run(status, by, iso(at), reference);
-          // The first contact: the first time the lead leaves "new", whoever and whenever; never moved after.
-          if (status !== 'new')
-            db.prepare('UPDATE leads SET first_contact_at = ?, first_contact_by = ? WHERE reference = ? AND first_contact_at IS NULL').run(
-              iso(at),
-              by,
-              reference,
-            );
-          writeAudit(audit(row.status));
-          return { from: row.status };
-        }),
-      ),
-    addNote: (reference, note, audit) =>
-      guard(() =>
-        inTransaction(() => {
-          const added = db
-            .prepare('INSERT INTO lead_notes (lead_id, at, author, text) SELECT id, ?, ?, ? FROM leads WHERE reference = ?')
-            .run(iso(note.at), note.by, note.text, reference);
-          if (Number(added.changes) === 0) return false;
-          writeAudit(audit);
-          return true;
-        }),
-      ),
-    setOwner: (reference, owner, audit) =>
-      guard(() =>
-        inTransaction(() => {
-          if (Number(db.prepare('UPDATE leads SET owner = ? WHERE reference = ?').run(owner ?? null, reference).changes) === 0) return false;
-          writeAudit(audit);
-          return true;
-        }),
-      ),
+    setStatus: (reference, status, by, at, audit) => workLead(reference, { status: { to: status, by, at, audit } }),
+    addNote: async (reference, note, audit) => (await workLead(reference, { note: { note, audit } })) !== undefined,
+    setOwner: async (reference, owner, audit) => (await workLead(reference, { owner: { to: owner, audit } })) !== undefined,
+    workLead,
+    samePerson: (people) => guard(() => samePerson(handle, people)),
     personLeads: (match) =>
       guard(() => {
         const column = match.kind === 'email' ? 'email_normalised' : 'phone_e164';
