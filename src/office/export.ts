@@ -34,6 +34,7 @@ export function leadLine(lead: LeadRecord): string {
     emailNormalised: lead.emailNormalised,
     consent: lead.consent,
     ...(lead.inServiceArea !== undefined && { inServiceArea: lead.inServiceArea }),
+    ...(lead.answerBy && { answerBy: lead.answerBy }),
     ...(lead.disclosure && { disclosure: lead.disclosure }),
   });
 }

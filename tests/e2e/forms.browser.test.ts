@@ -574,6 +574,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     await pick(2); // Bathrooms: 1, 1½, 2
     await type('D'); // Kind of cleaning: "Deep clean"
     for (let box = 0; box < 3; box++) await type(''); // the days: left empty
+    await type('I'); // Time of day: "In the morning"
     await type('E'); // How often: "Every week"
     await type('A'); // How to reach first: "A phone call"
     await type('Gate code 4242');
@@ -593,6 +594,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       'f-preferredDates',
       'f-preferredDates-2',
       'f-preferredDates-3',
+      'f-timeOfDay',
       'f-frequency',
       'f-preferredContact',
       'f-notes',
@@ -604,7 +606,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     const [lead] = await storedWith(who.email);
     expect(lead).toMatchObject({
       inServiceArea: true,
-      fields: { postalCode: '97201', bedrooms: '3', bathrooms: '2', service: 'Deep clean', frequency: 'weekly' },
+      fields: { postalCode: '97201', bedrooms: '3', bathrooms: '2', service: 'Deep clean', timeOfDay: 'morning', frequency: 'weekly' },
     });
     expect(lead!.fields).not.toHaveProperty('preferredDates');
     await context.close();

@@ -116,6 +116,16 @@ describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
     await context.close();
   }, 60_000);
 
+  it('the morning on a phone: the waiting leads, the most urgent first, in the first screen', async () => {
+    const { context, page } = await visitor(390, 844);
+    await page.goto(`${server.url}/office`);
+    await signIn(page);
+    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    expect((await page.locator('li.lead.compact').first().boundingBox())!.y).toBeLessThan(844);
+    await saveGuidePicture(page, 'office-inbox-phone');
+    await context.close();
+  }, 60_000);
+
   it('a call: the newest lead opened on a phone, taken, with a note of what was said', async () => {
     const { context, page } = await visitor(390, 844);
     await page.goto(`${server.url}/office`);

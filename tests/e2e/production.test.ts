@@ -135,10 +135,12 @@ describe('a backup by hand while leads keep coming, and a restore from it', () =
     const latest = (db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number }).v;
     // As a backup taken before the outbox existed would be (and before deletion records lost their
     // hash, leads had a short reference and a ZIP code, and the office had its page, its searches, a
-    // search that forgives, roles, notes and owners, changes held through a sign-in, the indexes of the inbox at a glance, and
-    // the counts by status the database keeps).
+    // search that forgives, roles, notes and owners, changes held through a sign-in, the indexes of the inbox at a glance,
+    // the counts by status the database keeps, the promise and first contact of each lead, and the accounts' opaque ids).
     db.exec(
-      `DROP TRIGGER lead_counted; DROP TRIGGER lead_uncounted; DROP TRIGGER lead_recounted; DROP TABLE lead_status_counts;
+      `DROP INDEX leads_waiting; ALTER TABLE leads DROP COLUMN answer_by; ALTER TABLE leads DROP COLUMN first_contact_at;
+       ALTER TABLE leads DROP COLUMN first_contact_by;
+       DROP TRIGGER lead_counted; DROP TRIGGER lead_uncounted; DROP TRIGGER lead_recounted; DROP TABLE lead_status_counts;
        DROP INDEX leads_by_status; DROP INDEX leads_by_week; DROP TABLE office_held_changes;
        DROP TABLE lead_notes; DROP INDEX leads_by_owner; ALTER TABLE leads DROP COLUMN owner;
        DROP INDEX leads_by_search; ALTER TABLE leads DROP COLUMN search_text; DROP INDEX leads_by_postal_code; ALTER TABLE leads DROP COLUMN postal_code; ALTER TABLE leads DROP COLUMN in_service_area;
@@ -153,8 +155,9 @@ describe('a backup by hand while leads keep coming, and a restore from it', () =
     server = await startServer({ dir, env });
     const restored = await exportLeads(server.databaseUrl);
     expect(restored.map((l) => l.id).sort()).toEqual(inspect(backup).ids.sort());
-    // Each lead stored before references got one of its own.
+    // Each lead stored before references got one of its own, and before answer-by instants were kept, its instant.
     expect(new Set(restored.map((l) => l.reference)).size).toBe(restored.length);
+    expect(restored.filter((l) => typeof l.answerBy !== 'string')).toEqual([]);
     const migrated = new DatabaseSync(join(dir, 'leads.sqlite'), { readOnly: true });
     expect((migrated.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number }).v).toBe(latest);
     migrated.close();

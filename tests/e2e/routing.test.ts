@@ -36,6 +36,7 @@ describe('GET /api/v1', () => {
       llmsTxt: `${base}/llms.txt`,
       developers: `${base}/developers`,
       errors: `${base}/developers/errors`,
+      leadSchema: `${base}/schemas/lead-submission.json`,
       terms: `${base}/terms`,
       privacy: `${base}/privacy`,
     });
