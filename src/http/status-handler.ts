@@ -82,17 +82,22 @@ export function statusDocument(
 }
 
 // The document depends on the configuration, the store's health and the day (the closed days still to come): built once per day.
-const documents = new WeakMap<object, { ok: string; unavailable: string; link: string; day: string }>();
+const documents = new WeakMap<object, { ok: string; unavailable: string; link: string; day: string; minute: number }>();
 function cachedDocuments(config: Config, offer: Offer, area: ServiceArea, promise: CallBackPromise) {
   const now = new Date();
-  const day = closedDaysAhead(promise, now)[0]?.date ?? '';
   let cached = documents.get(config);
-  if (!cached || cached.day !== day) {
+  // Which closed day comes next is looked at once a minute, not on every request.
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (cached?.minute === minute) return cached;
+  const day = closedDaysAhead(promise, now)[0]?.date ?? '';
+  if (cached?.day === day) cached.minute = minute;
+  else {
     cached = {
       ok: JSON.stringify(statusDocument(config, offer, area, true, promise, now)),
       unavailable: JSON.stringify(statusDocument(config, offer, area, false, promise, now)),
       link: discoveryLinkHeader(config.siteUrl),
       day,
+      minute,
     };
     documents.set(config, cached);
   }
