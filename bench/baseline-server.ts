@@ -7,6 +7,9 @@
  * minute per X-Forwarded-For, in memory), the body read and thrown away, a 429 problem document
  * with the rate-limit headers. `POST /constant` reads the body with the same limit and answers a
  * constant 201: bare Node's own floor for a lead-sized request, which the bare Astro endpoint is set against.
+ * `POST /bare` is the bare platform: the body read with the same limit, `JSON.parse`d, and inserted
+ * as it came into a minimal table of its own (`bare_leads`: an integer id and the body's text), one
+ * durable commit per request (the same WAL and synchronous=FULL, node:sqlite), then a constant 201.
  * Usage: node bench/baseline-server.ts <sqlite path> <dist/client dir>
  */
 import { readFileSync } from 'node:fs';
@@ -26,6 +29,9 @@ const LIMIT = 20_000;
 const db = new DatabaseSync(path);
 db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
 for (const m of SQLITE_MIGRATIONS) db.exec(m.sql);
+db.exec('CREATE TABLE IF NOT EXISTS bare_leads (id INTEGER PRIMARY KEY, body TEXT NOT NULL) STRICT');
+/** The bare platform's one insert: outside any transaction, so each is its own commit. */
+const insertBare = db.prepare('INSERT INTO bare_leads (body) VALUES (?)');
 const insert = db.prepare(
   'INSERT INTO leads (id, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
 );
@@ -61,6 +67,16 @@ function flood(req: IncomingMessage, res: ServerResponse): void {
 
 const server = createServer((req, res) => {
   if (req.url === '/flood') return flood(req, res);
+  if (req.url === '/bare' && req.method === 'POST')
+    return void readLimited(req, res, (text) => {
+      try {
+        JSON.parse(text);
+      } catch {
+        return void res.writeHead(400).end();
+      }
+      insertBare.run(text);
+      res.writeHead(201, { 'Content-Type': 'application/json' }).end('{"status":"received"}');
+    });
   if (req.url === '/constant' && req.method === 'POST')
     return void readLimited(req, res, () => res.writeHead(201, { 'Content-Type': 'application/json' }).end('{"status":"received"}'));
   const file = files[req.url ?? ''];

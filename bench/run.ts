@@ -3,30 +3,65 @@
  * For each case and concurrency it starts a fresh server (the baseline, or the built service),
  * drives it with autocannon for a fixed time, and records requests/s, p50/p99 latency and the
  * server's peak RSS; every 201 of the run is then looked up in the store. Servers run on one core,
- * this load generator on the other. Prints one table with the ratio service/baseline per row and
- * writes the same as JSON to bench/results/latest.json. Timings are reported, never asserted.
+ * this load generator on the other, except in the case 'lead POST, unpinned', where servers and
+ * load generator share every core, as a small server runs it. Prints one table with the ratio
+ * service/baseline per row (and for the unpinned case a second one against the bare platform, and
+ * a third for the variants of BENCH_WITHOUT) and writes the same as JSON to
+ * bench/results/latest.json. Timings are reported, never asserted.
  *
- *   npm run bench                  5 s per row, concurrency 1, 16, 64, three runs per row (medians)
- *   npm run bench -- --smoke       a fraction of a second per row (the test suite's check that it runs)
+ *   npm run bench                  5 s per row, concurrency 1, 16, 64, three runs per row (medians);
+ *                                  'lead POST, unpinned' at 16 only (or BENCH_CONCURRENCY): the same-work
+ *                                  baseline, the bare platform (POST /bare of bench/baseline-server.ts:
+ *                                  JSON.parse and one durable SQLite insert), the service, BENCH_COMPARE's,
+ *                                  BENCH_WITHOUT's, started without taskset while this process has every
+ *                                  core (taskset -a -cp, back to core 0 after); each row says its cores
+ *   npm run bench -- --smoke       a fraction of a second per row (the test suite's check that it runs;
+ *                                  its unpinned case at 8, with the variant BENCH_WITHOUT=all)
  *   npm run bench -- --soak        100,000 leads into each server, then its memory (BENCH_SOAK_LEADS)
- *   npm run bench -- --office      the office at 10,000 and 100,000 leads (bench/office/; also run after
- *                                  the rows of a whole run, and with tiny stores in the smoke)
+ *   npm run bench -- --office      the office at 10,000 and 100,000 leads over 700 days, and the first
+ *                                  page on 10,000 and 100,000 leads sent within one day (bench/office/;
+ *                                  also run after the rows of a whole run, and with tiny stores in the smoke)
+ *   BENCH_OFFICE_STORES=day npm run bench -- --office    only the stores of leads sent within one day
+ *                                  (=span: only the 700-day stores; both by default)
+ *   BENCH_OFFICE_SIZES=1000,10000 BENCH_OFFICE_REPEAT=5 npm run bench -- --office
+ *                                  stores of other sizes (the one-day ones: the two largest), fewer repeats
  *   BENCH_DURATION=10 BENCH_REPEAT=5 BENCH_WARMUP=2 npm run bench
- *   BENCH_CASES=lead,flood npm run bench    only the cases whose names contain one of these words ('office': the office)
- *   BENCH_CONCURRENCY=16 npm run bench      only these concurrencies
- *   BENCH_PIN=0 npm run bench      unpinned: servers and load generator share both cores, as a small server runs
+ *   BENCH_CASES=lead,flood npm run bench    only the cases whose names contain one of these words ('office':
+ *                                  the office; 'lead' is both lead cases, 'unpinned' the unpinned one alone)
+ *   BENCH_CONCURRENCY=16 npm run bench      only these concurrencies (the unpinned case too)
+ *   BENCH_PIN=0 npm run bench      every case unpinned: servers and load generator share both cores
  *   BENCH_COMPARE=../other-checkout npm run bench
- *                                  adds a row for the service built in another checkout (a change's
- *                                  effect, measured in the same run as the baseline)
+ *   BENCH_COMPARE=/work/cmp-9fe20b1,/work/cmp-2f63380 npm run bench
+ *                                  adds a row for the service built in each other checkout, named by its
+ *                                  directory (a change's effect, measured in the same run as the baseline)
+ *   BENCH_WITHOUT=leads_by_week,lead_counted npm run bench   (or =all)
+ *                                  adds to the unpinned case a row per name, 'service without <name>': the
+ *                                  service on a store prepared without that index or trigger on leads
+ *                                  (all: every one but the primary key and the UNIQUE indexes), checked
+ *                                  after the run not to be back; a table of each against the full service
  */
 import autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { officeBench } from './office/index.ts';
-import { median, peakRssMiB, pin, pinLoadGenerator, ROOT, rssMiB, serviceArgs, serviceEnv, startProcess, type Running } from './serve.ts';
+import {
+  coresOf,
+  median,
+  peakRssMiB,
+  pinLoadGenerator,
+  pinning,
+  ROOT,
+  rssMiB,
+  serviceArgs,
+  serviceEnv,
+  startProcess,
+  unpinLoadGenerator,
+  type Running,
+} from './serve.ts';
+import { preparedWithout, stillThere, type LeadsWrites, type Without } from './without.ts';
 
 const smoke = process.argv.includes('--smoke');
 const soak = process.argv.includes('--soak');
@@ -34,11 +69,17 @@ const soak = process.argv.includes('--soak');
 const officeOnly = process.argv.includes('--office');
 const soakLeads = smoke ? 2_000 : Number(process.env.BENCH_SOAK_LEADS ?? 100_000);
 const duration = smoke ? 0.4 : Number(process.env.BENCH_DURATION ?? 5);
-const concurrencies = smoke
-  ? [1, 8]
-  : (process.env.BENCH_CONCURRENCY?.split(',')
-      .map(Number)
-      .filter((n) => n > 0) ?? [1, 16, 64]);
+const askedConcurrencies = process.env.BENCH_CONCURRENCY?.split(',')
+  .map(Number)
+  .filter((n) => n > 0);
+const concurrencies = smoke ? [1, 8] : (askedConcurrencies ?? [1, 16, 64]);
+/** The unpinned lead case's: 16 (the smoke's 8), or BENCH_CONCURRENCY's. */
+const unpinnedConcurrencies = smoke ? [8] : (askedConcurrencies ?? [16]);
+/** BENCH_WITHOUT's names (indexes or triggers on `leads`, or `all`): in the smoke, `all` unless it names others. */
+const withoutNames = (process.env.BENCH_WITHOUT ?? (smoke ? 'all' : ''))
+  .split(',')
+  .map((w) => w.trim())
+  .filter(Boolean);
 /** Each row is measured this many times, baseline and service in turn; the table shows medians. */
 const repeat = smoke ? 1 : Number(process.env.BENCH_REPEAT ?? 3);
 /** Seconds of load before each measurement, not counted (JIT warm-up, first allocations). */
@@ -69,6 +110,8 @@ interface Row {
   case: string;
   server: string;
   concurrency: number;
+  /** The cores the server ran on (`Cpus_allowed_list`), and this load generator during the row. */
+  cores: { server: string; loadGenerator: string };
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -81,6 +124,10 @@ interface Row {
   /** requests/s of each run, in order. */
   runs: number[];
   ratio?: { throughput: number; p99: number };
+  /** The unpinned case: against the bare platform (JSON.parse and one durable insert). */
+  ratioToBare?: { throughput: number; p99: number };
+  /** A BENCH_WITHOUT variant: what its store lacked (checked after each run not to be back). */
+  without?: string[];
 }
 
 /** autocannon requests that each carry a fresh lead (see nextLead). */
@@ -107,39 +154,99 @@ async function load(url: string, path: string, concurrency: number, kind: Load, 
   return result;
 }
 
-type ServerKind = { name: string; start(dir: string): Promise<Running>; store?: (dir: string) => string; path?: string };
+/**
+ * A server a case measures: `start` on a fresh directory, pinned to core 1 or not; `store` and
+ * `table`: where its 201s are counted; `without`: a BENCH_WITHOUT variant's store, checked after the run.
+ */
+type ServerKind = {
+  name: string;
+  start(dir: string, pin: boolean): Promise<Running>;
+  store?: (dir: string) => string;
+  table?: string;
+  path?: string;
+  without?: Without;
+};
 const service = (groupCommit: boolean, checkout = ROOT): ServerKind => ({
-  name: checkout !== ROOT ? `service of ${checkout}` : groupCommit ? 'service' : 'service, no group commit',
-  start: (dir) => startProcess(serviceArgs, { ...serviceEnv(dir), SQLITE_GROUP_COMMIT: groupCommit ? 'on' : 'off' }, join(dir, 'server.log'), checkout),
+  name: checkout !== ROOT ? `service of ${basename(checkout)}` : groupCommit ? 'service' : 'service, no group commit',
+  start: (dir, pin) =>
+    startProcess(serviceArgs, { ...serviceEnv(dir), SQLITE_GROUP_COMMIT: groupCommit ? 'on' : 'off' }, join(dir, 'server.log'), checkout, { pin }),
   store: (dir) => join(dir, 'leads.sqlite'),
+});
+/** The service on a copy of a store prepared without some of the writes of a lead (bench/without.ts). */
+const serviceWithout = (without: Without): ServerKind => ({
+  ...service(true),
+  name: without.label,
+  without,
+  start: (dir, pin) => {
+    copyFileSync(without.template, join(dir, 'leads.sqlite'));
+    return service(true).start(dir, pin);
+  },
 });
 /** The same Astro and adapter with one constant endpoint (bench/bare-astro): Astro's share of a request. */
 const bareAstro: ServerKind = {
   name: 'bare Astro endpoint',
   // With the same Node flags as `npm start`.
-  start: (dir) => startProcess([...serviceArgs.slice(0, -1), 'bench/bare-astro/serve.ts'], {}, join(dir, 'server.log')),
+  start: (dir, pin) => startProcess([...serviceArgs.slice(0, -1), 'bench/bare-astro/serve.ts'], {}, join(dir, 'server.log'), ROOT, { pin }),
 };
-const compared = process.env.BENCH_COMPARE ? [service(true, resolve(process.env.BENCH_COMPARE))] : [];
+/** BENCH_COMPARE: one checkout, or several separated by commas, each built. */
+const compared = (process.env.BENCH_COMPARE ?? '')
+  .split(',')
+  .map((p) => p.trim())
+  .filter(Boolean)
+  .map((p) => service(true, resolve(p)));
 const baseline: ServerKind = {
   name: 'baseline',
-  start: (dir) => startProcess(['bench/baseline-server.ts', join(dir, 'leads.sqlite'), join(ROOT, 'dist/client')], {}, join(dir, 'server.log')),
+  start: (dir, pin) =>
+    startProcess(['bench/baseline-server.ts', join(dir, 'leads.sqlite'), join(ROOT, 'dist/client')], {}, join(dir, 'server.log'), ROOT, { pin }),
   store: (dir) => join(dir, 'leads.sqlite'),
 };
 
 const floodBaseline: ServerKind = { ...baseline, name: 'baseline refusing the same way', path: '/flood', store: undefined };
 /** Bare Node reading the same body and answering a constant: the floor the bare Astro endpoint is set against. */
 const bareNode: ServerKind = { ...baseline, name: 'bare Node endpoint', path: '/constant', store: undefined };
-const allCases: Array<{ name: string; path: string; load: Load; servers: ServerKind[] }> = [
-  { name: 'lead POST', path: '/api/v1/leads', load: 'leads', servers: [baseline, service(true), service(false), bareNode, bareAstro, ...compared] },
-  { name: 'GET /api/v1', path: '/api/v1', load: 'get', servers: [baseline, service(true), bareAstro, ...compared] },
-  { name: "429 under one client's flood", path: '/api/v1/leads', load: 'flood', servers: [floodBaseline, service(true), bareAstro, ...compared] },
-  { name: 'prerendered page', path: '/developers', load: 'get', servers: [baseline, service(true), ...compared] },
-  { name: '/openapi.json', path: '/openapi.json', load: 'get', servers: [baseline, service(true), ...compared] },
-];
+/** The bare platform: node:http, JSON.parse of the body and one durable SQLite insert (a table of its own) per request. */
+const barePlatform: ServerKind = { ...baseline, name: 'bare platform', path: '/bare', table: 'bare_leads' };
+/** The unpinned lead case's name (BENCH_WITHOUT's variants are added to it below, when it runs). */
+const UNPINNED = 'lead POST, unpinned';
+interface Case {
+  name: string;
+  path: string;
+  load: Load;
+  /** Its first server is the baseline its ratios are against. */
+  servers: ServerKind[];
+  /** Servers on core 1 and this process on core 0 (when pinning), or everything on every core. */
+  pin: boolean;
+  concurrencies: number[];
+}
+const allCases: Case[] = (
+  [
+    { name: 'lead POST', path: '/api/v1/leads', load: 'leads', servers: [baseline, service(true), service(false), bareNode, bareAstro, ...compared] },
+    // As a small server runs it: the same-work baseline first (the ratio column), the bare platform (a table of its own).
+    { name: UNPINNED, path: '/api/v1/leads', load: 'leads', servers: [baseline, barePlatform, service(true), ...compared] },
+    { name: 'GET /api/v1', path: '/api/v1', load: 'get', servers: [baseline, service(true), bareAstro, ...compared] },
+    { name: "429 under one client's flood", path: '/api/v1/leads', load: 'flood', servers: [floodBaseline, service(true), bareAstro, ...compared] },
+    { name: 'prerendered page', path: '/developers', load: 'get', servers: [baseline, service(true), ...compared] },
+    { name: '/openapi.json', path: '/openapi.json', load: 'get', servers: [baseline, service(true), ...compared] },
+  ] satisfies Array<Omit<Case, 'pin' | 'concurrencies'>>
+).map((c) => ({ pin: c.name !== UNPINNED && pinning, concurrencies: c.name === UNPINNED ? unpinnedConcurrencies : concurrencies, ...c }));
 const only = process.env.BENCH_CASES?.split(',')
   .map((w) => w.trim().toLowerCase())
   .filter(Boolean);
 const cases = only ? allCases.filter((c) => only.some((w) => c.name.toLowerCase().includes(w))) : allCases;
+const measuringRows = (!soak && !officeOnly) || smoke;
+/** What BENCH_WITHOUT=all drops and keeps, when asked. */
+let leadsWrites: LeadsWrites | undefined;
+let cleanUpWithout = () => {};
+if (withoutNames.length > 0 && measuringRows) {
+  const unpinned = cases.find((c) => c.name === UNPINNED);
+  if (!unpinned) console.log(`BENCH_WITHOUT: its rows are in the case '${UNPINNED}', which BENCH_CASES leaves out`);
+  else {
+    const prepared = await preparedWithout(withoutNames);
+    unpinned.servers.push(...prepared.variants.map(serviceWithout));
+    leadsWrites = prepared.writes;
+    cleanUpWithout = prepared.cleanUp;
+  }
+}
 
 if (!existsSync(join(ROOT, 'dist/server/entry.mjs'))) {
   console.log('building the site first (npm run build)…');
@@ -153,10 +260,10 @@ if (!officeOnly && cases.some((c) => c.servers.includes(bareAstro)) && !existsSy
 const rows: Row[] = [];
 let lost = 0;
 
-/** Counts the leads in a run's store (opened read-only) and adds any acknowledged one missing to `lost`. */
-function storedLeads(path: string, created: number): number {
+/** Counts the leads in a run's store (opened read-only; `table`: the bare platform's own) and adds any acknowledged one missing to `lost`. */
+function storedLeads(path: string, created: number, table = 'leads'): number {
   const db = new DatabaseSync(path, { readOnly: true });
-  const stored = (db.prepare('SELECT count(*) AS n FROM leads').get() as { n: number }).n;
+  const stored = (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
   db.close();
   if (stored < created) lost += created - stored;
   return stored;
@@ -165,9 +272,9 @@ const createdCount = (result: autocannon.Result) =>
   (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats?.['201']?.count ?? 0;
 
 /** One run of one row: a fresh server, a warm-up, the measured load, then the store check. */
-async function measure(kind: ServerKind, c: (typeof cases)[number], concurrency: number): Promise<Row> {
+async function measure(kind: ServerKind, c: Case, concurrency: number): Promise<Row> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-'));
-  const server = await kind.start(dir);
+  const server = await kind.start(dir, c.pin);
   const path = kind.path ?? c.path;
   const warm = warmup > 0 ? await load(server.url, path, concurrency, c.load, warmup) : undefined;
   let result = await load(server.url, path, concurrency, c.load);
@@ -178,6 +285,7 @@ async function measure(kind: ServerKind, c: (typeof cases)[number], concurrency:
     case: c.name,
     server: kind.name,
     concurrency,
+    cores: { server: server.cores, loadGenerator: coresOf(process.pid) },
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
@@ -191,7 +299,13 @@ async function measure(kind: ServerKind, c: (typeof cases)[number], concurrency:
   if (c.load !== 'get' && kind.store) {
     // Every 201 of the run, warm-up included, must be in the store.
     row.created = createdCount(result) + (warm ? createdCount(warm) : 0);
-    row.stored = storedLeads(kind.store!(dir), row.created);
+    row.stored = storedLeads(kind.store!(dir), row.created, kind.table);
+  }
+  if (kind.without) {
+    // The service ran on the store as prepared: it put back none of what was dropped.
+    const back = stillThere(kind.store!(dir), kind.without.dropped);
+    if (back.length > 0) throw new Error(`${kind.name}: the service recreated ${back.join(', ')}`);
+    row.without = kind.without.dropped.map((w) => w.name);
   }
   rmSync(dir, { recursive: true, force: true });
   return row;
@@ -216,22 +330,39 @@ function combine(samples: Row[]): Row {
   };
 }
 
-if ((!soak && !officeOnly) || smoke) {
-  for (const c of cases) {
-    for (const concurrency of concurrencies) {
-      // Baseline and service take turns, so that a slow spell of the machine falls on both.
-      const samples = new Map<ServerKind, Row[]>(c.servers.map((k) => [k, []]));
-      for (let i = 0; i < repeat; i++) for (const kind of c.servers) samples.get(kind)!.push(await measure(kind, c, concurrency));
-      // The first server of a case is its baseline.
-      const reference = c.servers[0]!;
-      const base = combine(samples.get(reference)!);
-      rows.push(base);
-      for (const kind of c.servers.filter((k) => k !== reference)) {
-        const row = combine(samples.get(kind)!);
-        row.ratio = { throughput: +(row.requestsPerSecond / base.requestsPerSecond).toFixed(2), p99: +(row.p99Ms / Math.max(base.p99Ms, 1)).toFixed(2) };
-        rows.push(row);
+const ratioOf = (row: Row, to: Row) => ({
+  throughput: +(row.requestsPerSecond / Math.max(to.requestsPerSecond, 1)).toFixed(2),
+  p99: +(row.p99Ms / Math.max(to.p99Ms, 1)).toFixed(2),
+});
+if (measuringRows) {
+  try {
+    for (const c of cases) {
+      // Unpinned: this process on every core meanwhile (servers started without taskset inherit it), back on core 0 after.
+      if (!c.pin) unpinLoadGenerator();
+      try {
+        for (const concurrency of c.concurrencies) {
+          // Baseline and service take turns, so that a slow spell of the machine falls on both.
+          const samples = new Map<ServerKind, Row[]>(c.servers.map((k) => [k, []]));
+          for (let i = 0; i < repeat; i++) for (const kind of c.servers) samples.get(kind)!.push(await measure(kind, c, concurrency));
+          // The first server of a case is its baseline.
+          const reference = c.servers[0]!;
+          const base = combine(samples.get(reference)!);
+          rows.push(base);
+          for (const kind of c.servers.filter((k) => k !== reference)) {
+            const row = combine(samples.get(kind)!);
+            row.ratio = ratioOf(row, base);
+            rows.push(row);
+          }
+          // The unpinned case is also set against the bare platform.
+          const bare = rows.find((r) => r.case === c.name && r.concurrency === concurrency && r.server === barePlatform.name);
+          if (bare) for (const row of rows.filter((r) => r.case === c.name && r.concurrency === concurrency)) row.ratioToBare = ratioOf(row, bare);
+        }
+      } finally {
+        if (!c.pin) pinLoadGenerator();
       }
     }
+  } finally {
+    cleanUpWithout();
   }
 }
 
@@ -258,7 +389,7 @@ if ((soak && !officeOnly) || smoke) {
   let base: SoakRow | undefined;
   for (const kind of [baseline, service(true), ...compared]) {
     const dir = mkdtempSync(join(tmpdir(), 'bench-soak-'));
-    const server = await kind.start(dir);
+    const server = await kind.start(dir, pinning);
     const started = performance.now();
     // In ten legs, so that the memory after each tenth shows whether and when it levels off.
     const legs: autocannon.Result[] = [];
@@ -316,6 +447,49 @@ if (rows.length > 0) {
       ].map(String),
     ),
   );
+}
+
+/** The unpinned case against the bare platform, and BENCH_WITHOUT's variants against the full service of the same run. */
+const unpinnedRows = rows.filter((r) => r.case === UNPINNED && r.ratioToBare);
+if (unpinnedRows.length > 0) {
+  console.log(`\n${UNPINNED}: against the bare platform (node:http, JSON.parse, one durable SQLite insert per request)`);
+  printTable(
+    ['server', 'conc.', 'req/s', 'p99 ms', 'cores', 'req/s / bare platform', 'p99 / bare platform'],
+    unpinnedRows.map((r) =>
+      [
+        r.server,
+        r.concurrency,
+        r.requestsPerSecond,
+        r.p99Ms,
+        `${r.cores.server} (load ${r.cores.loadGenerator})`,
+        r.ratioToBare!.throughput,
+        r.ratioToBare!.p99,
+      ].map(String),
+    ),
+  );
+}
+const withoutRows = rows
+  .filter((r) => r.without)
+  .map((r) => {
+    const full = rows.find((f) => f.case === r.case && f.concurrency === r.concurrency && f.server === 'service')!;
+    return {
+      server: r.server,
+      concurrency: r.concurrency,
+      without: r.without!,
+      requestsPerSecond: r.requestsPerSecond,
+      p99Ms: r.p99Ms,
+      ratio: ratioOf(r, full),
+    };
+  });
+if (withoutRows.length > 0) {
+  console.log(`\nwhat each write of a lead costs (${UNPINNED}): the service on a store without it, against the full service of the same run`);
+  printTable(
+    ['server', 'conc.', 'req/s', 'p99 ms', 'req/s / service', 'p99 / service'],
+    withoutRows.map((r) => [r.server, r.concurrency, r.requestsPerSecond, r.p99Ms, r.ratio.throughput, r.ratio.p99].map(String)),
+  );
+  if (leadsWrites && withoutNames.includes('all'))
+    console.log(`'all' dropped: ${leadsWrites.droppable.map((w) => `${w.name} (${w.type})`).join(', ')}; kept: ${leadsWrites.kept.join(', ')}`);
+  console.log("each variant's store was read after every run: none of what it lacked was back");
 }
 
 /**
@@ -378,13 +552,14 @@ const machine = {
   cpuModel: cpus()[0]?.model,
   memoryGiB: Math.round(totalmem() / 2 ** 30),
   node: process.version,
-  pinned: pin,
+  pinned: pinning,
   durationSeconds: duration,
   warmupSeconds: warmup,
   runsPerRow: repeat,
 };
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
 const out = join(ROOT, 'bench/results', smoke ? 'smoke.json' : soak ? 'soak.json' : officeOnly ? 'office.json' : 'latest.json');
-writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, rows, astroShare, soak: soakRows, office, lost }, null, 2));
+const without = leadsWrites && { all: leadsWrites, rows: withoutRows };
+writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, rows, astroShare, without, soak: soakRows, office, lost }, null, 2));
 console.log(`\nwritten to ${out}; ${lost === 0 ? 'every 201 of the run is in its store' : `${lost} acknowledged leads are MISSING from the store`}`);
 if (lost > 0) process.exitCode = 1;

@@ -1,6 +1,8 @@
 /**
  * Starting the servers the benchmarks measure: the built service exactly as `npm start` starts it
- * (the same script, the same Node flags), pinned to core 1 while the load generator has core 0.
+ * (the same script, the same Node flags), pinned to core 1 while the load generator has core 0, or
+ * unpinned (each start says which: `startProcess`'s `pin`), everything sharing the cores as a small
+ * server runs it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
@@ -8,25 +10,49 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..');
-/** Servers on core 1 and the load generator on core 0, unless `BENCH_PIN=0` (a small server as it runs: everything shares the cores). */
-export const pin = process.env.BENCH_PIN !== '0' && existsSync('/usr/bin/taskset') && cpus().length >= 2;
-/** Moves this process (the load generator) to core 0. */
-export const pinLoadGenerator = () => pin && spawnSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
+/**
+ * Whether servers are pinned by default (core 1, the load generator on core 0): `taskset` is there,
+ * the machine has two cores or more, and not `BENCH_PIN=0` (a whole run unpinned). A case may still
+ * start its servers unpinned (`startProcess`'s `pin: false`, with `unpinLoadGenerator`).
+ */
+export const pinning = process.env.BENCH_PIN !== '0' && existsSync('/usr/bin/taskset') && cpus().length >= 2;
+/** The cores this process may run on as it started (`taskset -cp`), e.g. `0,1` or `0-3`: what `unpinLoadGenerator` gives back. */
+const startingCores = pinning ? /list:\s*(\S+)/.exec(spawnSync('taskset', ['-cp', String(process.pid)], { encoding: 'utf8' }).stdout ?? '')?.[1] : undefined;
+/** Moves this process (the load generator) to core 0, when pinning. */
+export const pinLoadGenerator = () => pinning && spawnSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
+/**
+ * Gives this process (the load generator, every thread of it) every core it started with, for a
+ * case measured unpinned; servers started meanwhile without `taskset` inherit the same from it.
+ * `pinLoadGenerator` takes it back to core 0.
+ */
+export const unpinLoadGenerator = () =>
+  pinning && startingCores && spawnSync('taskset', ['-a', '-cp', startingCores, String(process.pid)], { stdio: 'ignore' });
+/** The cores a process may run on, as Linux lists them (`Cpus_allowed_list`: `1`, `0-1`). */
+export const coresOf = (pid: number) => /Cpus_allowed_list:\s+(\S+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '';
 
 export interface Running {
   url: string;
   pid: number;
   startupMs: number;
+  /** The cores the server may run on (`Cpus_allowed_list`): `1` pinned, every core unpinned. */
+  cores: string;
   stop(): Promise<void>;
 }
 
 /**
- * Starts `args` with Node on core 1 and waits for its `listening` line (which carries port and
- * pid), then for a first answer to `GET /api/v1`; `startupMs` is from the spawn to that answer.
- * The server's output goes to a file, not through a pipe into this process, which shares its
- * core with the load generator.
+ * Starts `args` with Node and waits for its `listening` line (which carries port and pid), then for
+ * a first answer to `GET /api/v1`; `startupMs` is from the spawn to that answer. `pin` (by default
+ * `pinning`): on core 1 through `taskset`; without it, started as is, on the cores this process has
+ * (all of them after `unpinLoadGenerator`). The server's output goes to a file, not through a pipe
+ * into this process, which shares its core with the load generator.
  */
-export async function startProcess(args: string[], env: Record<string, string>, logFile: string, cwd = ROOT): Promise<Running> {
+export async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  logFile: string,
+  cwd = ROOT,
+  { pin = pinning }: { pin?: boolean } = {},
+): Promise<Running> {
   const command = pin ? 'taskset' : process.execPath;
   const argv = pin ? ['-c', '1', process.execPath, ...args] : args;
   const started = performance.now();
@@ -56,6 +82,7 @@ export async function startProcess(args: string[], env: Record<string, string>, 
     url,
     pid: listening.pid,
     startupMs,
+    cores: coresOf(listening.pid),
     stop: () =>
       new Promise((done) => {
         if (child.exitCode !== null) return done();

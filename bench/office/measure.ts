@@ -8,14 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { officePost, signedIn } from '../../tests/support/office.ts';
 import { median, rssMiB, serviceArgs, serviceEnv, startProcess } from '../serve.ts';
-import { copyStore, type BuiltStore } from './stores.ts';
+import { copyStore, officeClock, type BuiltStore } from './stores.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { weekStarts } from '../../src/office/overview.ts';
 import { promiseChartWeeks } from '../../src/office/promise-chart.ts';
-import { promise } from '../../tests/support/fixtures.ts';
 
 /** The services the quote form offers, as the chart asks for them (`content/forms/quote.mdx`). */
-const SERVICES = ['Standard clean', 'Deep clean', 'Move-in / move-out clean', 'Recurring clean (weekly or every two weeks)', 'Post-renovation clean'];
+const SERVICES = officeClock().services;
 
 /** The median milliseconds of `runs` runs of `work` (after two unmeasured ones). */
 async function medianOf(runs: number, work: () => Promise<unknown>): Promise<number> {
@@ -36,12 +35,13 @@ async function overviewOnStore(
   const store = openSqliteStore(file);
   try {
     const weeks = weekStarts(new Date(), 'America/Los_Angeles');
-    const promised = promise();
     return {
       'counts by status (store)': await medianOf(repeat, () => store.statusCounts(weeks.at(-2)!, new Date())),
       'leads per week (store)': await medianOf(repeat, () => store.leadsPerWeek(weeks, SERVICES)),
-      'promise chart (store)': await medianOf(repeat, () => store.promiseLeads(weeks, new Date())),
-      'promise chart (store and figures)': await medianOf(repeat, async () => promiseChartWeeks(weeks, await store.promiseLeads(weeks, new Date()), promised)),
+      'promise chart (store)': await medianOf(repeat, () => store.promiseCounts(weeks, new Date())),
+      'promise chart (store and figures)': await medianOf(repeat, async () =>
+        promiseChartWeeks(weeks, await store.promiseCounts(weeks, new Date()), 'America/Los_Angeles'),
+      ),
     };
   } finally {
     await store.close();
@@ -74,7 +74,7 @@ export type OverviewOperation = (typeof OVERVIEW)[number];
 
 /**
  * Is the promise kept? (issue 46, item 2), on the store itself: the twelve weeks' leads first
- * contacted or late (`promiseLeads`), and with them the chart's figures worked out as the page does
+ * contacted or late (`promiseCounts`), and with them the chart's figures worked out as the page does
  * (in time, late, the median in working hours: `promiseChartWeeks`). The page's whole cost is in the
  * first page's row above.
  */
@@ -207,6 +207,61 @@ export async function measureOffice(store: BuiltStore, repeat: number, exports: 
       'promise chart (store and figures)': onStore['promise chart (store and figures)'],
     };
     return { leads: store.spec.leads, spam: store.spec.spam, medianMs, rangeMs, overviewMs, promiseMs, export: exported, startupMs: startup, rssAfterMiB };
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The office's first page on a store of leads sent within one day, and the overview's reads on the store itself. */
+export interface FirstPageFigures {
+  leads: number;
+  spam: number;
+  /** The day, and its leads contacted and waiting (`BuiltStore.day`). */
+  day: NonNullable<BuiltStore['day']>;
+  /** `/office`, the waiting leads by urgency with the counts, the twelve weeks and the promise chart: median and range. */
+  firstPageMs: number;
+  firstPageRangeMs: [number, number];
+  /** The counts by status and the twelve weeks, read on the store. */
+  overviewMs: Pick<Record<OverviewOperation, number>, 'counts by status (store)' | 'leads per week (store)'>;
+  promiseMs: Record<PromiseOperation, number>;
+  startupMs: number;
+}
+
+/**
+ * The office's first page (`GET /office`, 'inbox, first page (waiting, by urgency)') on a copy of
+ * `store`, signed in, `repeat` times after two unmeasured ones; then, the service stopped, the
+ * overview's reads on the store itself (the counts, the twelve weeks, the promise chart).
+ */
+export async function measureFirstPage(store: BuiltStore, repeat: number): Promise<FirstPageFigures> {
+  if (!store.day) throw new Error('measureFirstPage: a store of leads sent within one day is expected');
+  const dir = mkdtempSync(join(tmpdir(), 'bench-office-day-'));
+  copyStore(store.file, join(dir, 'leads.sqlite'));
+  const server = await startProcess(serviceArgs, serviceEnv(dir), join(dir, 'server.log'));
+  try {
+    const cookie = await signedIn(server.url, undefined, { Origin: SITE });
+    const op: Operation = 'inbox, first page (waiting, by urgency)';
+    const runs: number[] = [];
+    for (let i = 0; i < repeat + 2; i++) {
+      const { ms } = await timed(() => fetch(`${server.url}/office`, { headers: { Cookie: cookie } }), 200, op);
+      if (i >= 2) runs.push(ms);
+    }
+    const startup = Math.round(server.startupMs);
+    await server.stop();
+    const onStore = await overviewOnStore(join(dir, 'leads.sqlite'), repeat);
+    return {
+      leads: store.spec.leads,
+      spam: store.spec.spam,
+      day: store.day,
+      firstPageMs: +median(runs).toFixed(2),
+      firstPageRangeMs: [+Math.min(...runs).toFixed(2), +Math.max(...runs).toFixed(2)],
+      overviewMs: { 'counts by status (store)': onStore['counts by status (store)'], 'leads per week (store)': onStore['leads per week (store)'] },
+      promiseMs: {
+        'promise chart (store)': onStore['promise chart (store)'],
+        'promise chart (store and figures)': onStore['promise chart (store and figures)'],
+      },
+      startupMs: startup,
+    };
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -58,6 +58,9 @@ export async function composeServices(parts: CompositionParts): Promise<Composit
     const sunset = await checkSunsetNotice(config, roles.keys, parts.now ?? new Date());
     if (sunset) throw new StartupError(sunset);
     const formTokenKey = await roles.keys.secret('web-form-token');
+    // The office's figures are kept per local day by its clock and services: a change of either counts them afresh.
+    const recounted = await store.keepOfficeClock({ promise, services: offer.services });
+    if (recounted > 0) logger.info({ leads: recounted }, "the office's figures worked out again for its time zone and services");
     const services: PublicServices = Object.freeze({
       config,
       logger,

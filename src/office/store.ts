@@ -5,6 +5,8 @@
  */
 import type { LeadRecord, SubmissionMeta } from '../leads/lead.ts';
 import type { FormType } from '../leads/schema.ts';
+import type { OfficeClock } from './figures-clock.ts';
+export type { OfficeClock } from './figures-clock.ts';
 
 /** Where the office stands with a lead. */
 export const LEAD_STATUSES = ['new', 'contacted', 'done'] as const;
@@ -183,16 +185,16 @@ export interface WeekCount {
 }
 
 /**
- * A lead of the promise chart's weeks that says whether the promise was kept: first contacted (in
- * time or late), or still waiting past its answer-by.
+ * How many leads of one week of the promise chart say the same about the promise: first contacted
+ * in time or late (after `minutes` working minutes; none where the store could not measure them),
+ * or still waiting past their answer-by.
  */
-export interface PromiseLead {
-  /** The week it was received in: its place in the weeks asked for, from 0. */
+export interface PromiseCount {
+  /** The week they were received in: its place in the weeks asked for, from 0. */
   week: number;
-  receivedAt: Date;
-  answerBy: Date;
-  /** Its first contact; none while it still waits. */
-  firstContactAt?: Date;
+  outcome: 'in time' | 'late' | 'waiting';
+  minutes?: number;
+  count: number;
 }
 
 /** The inbox at a glance: counts, and leads per week. Each reads an index, never every lead's row. */
@@ -205,13 +207,23 @@ export interface OfficeOverview {
   leadsPerWeek(weeks: readonly Date[], services: readonly string[]): Promise<WeekCount[]>;
   /**
    * The leads received in each week from `weeks[i]` to `weeks[i + 1]` that were first contacted, or
-   * that still wait (status `new`) past their answer-by at `now`; none for a lead still waiting and not
-   * yet due, nor for one moved on before first contacts were recorded. The promise chart's figures.
+   * that still wait (status `new`, no first contact) past their answer-by at `now`, counted by outcome
+   * and working minutes; none for a lead still waiting and not yet due, nor for one moved on before
+   * first contacts were recorded. The promise chart's figures.
    */
-  promiseLeads(weeks: readonly Date[], now: Date): Promise<PromiseLead[]>;
+  promiseCounts(weeks: readonly Date[], now: Date): Promise<PromiseCount[]>;
   /** How many caught submissions wait in suspected spam, counted up to `upTo` (a flood of spam costs no more to count than that). */
   spamWaiting(upTo: number): Promise<number>;
 }
 
+/** What the overview's figures are kept by, given by the service as it starts (decision 0027). */
+export interface OfficeFigures {
+  /**
+   * Keeps the office's clock and services for the figures; when the time zone or the services changed, or
+   * leads were written without them, works those leads out again and counts afresh: resolves with how many.
+   */
+  keepOfficeClock(clock: OfficeClock): Promise<number>;
+}
+
 /** Every office role, as one store holds them. */
-export interface OfficeStore extends OfficeAccounts, OfficeSessions, OfficeInbox, OfficeOverview, SpamFolder, AuditTrail {}
+export interface OfficeStore extends OfficeAccounts, OfficeSessions, OfficeInbox, OfficeOverview, OfficeFigures, SpamFolder, AuditTrail {}

@@ -26,7 +26,7 @@ import { createMemoryLimiter } from '../../src/limiter/memory-limiter.ts';
 import type { Store } from '../../src/store/index.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
-import { contact, quote, serviceArea } from '../support/fixtures.ts';
+import { contact, promise, quote, serviceArea } from '../support/fixtures.ts';
 import { createSchema, postgresAvailable } from '../support/services.ts';
 
 const DAY = 86_400_000;
@@ -471,6 +471,7 @@ for (const kind of stores) {
       expect(weeks.at(-2)!.toISOString()).toBe('2026-11-23T08:00:00.000Z');
       expect(weeks[0]!.toISOString()).toBe('2026-09-07T07:00:00.000Z');
       const services = ['Standard clean', 'Deep clean'];
+      await store.keepOfficeClock({ promise: { ...promise(), timeZone: zone }, services });
       const at = (iso: string) => new Date(iso);
       const sent = [
         [{ ...quote(), service: 'Deep clean' }, at('2026-11-25T17:00:00Z')],

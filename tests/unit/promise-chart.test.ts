@@ -4,23 +4,18 @@
  * received; the domain counts them in time or late and takes the median time to a first contact in
  * working hours, the office's opening hours on its working days less closed days.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toLeadRecord } from '../../src/leads/lead.ts';
 import { answerBy, workingMinutes } from '../../src/leads/next-step.ts';
 import { validateLead } from '../../src/leads/validate.ts';
 import { weekStarts } from '../../src/office/overview.ts';
-import { medianMinutes, promiseChartWeeks, workingClock, workingHoursWords } from '../../src/office/promise-chart.ts';
+import { medianOfCounts } from '../../src/office/figures-clock.ts';
+import { medianMinutes, promiseChartWeeks, workingHoursWords } from '../../src/office/promise-chart.ts';
 import { changeStatus } from '../../src/office/status.ts';
+import type { PromiseCount } from '../../src/office/store.ts';
 import type { Store } from '../../src/store/index.ts';
-import { openPostgresStore } from '../../src/store/postgres/index.ts';
-import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { promise, quote, serviceArea } from '../support/fixtures.ts';
-import { createSchema, postgresAvailable } from '../support/services.ts';
+import { STORE_KINDS, type OpenedStore } from '../support/store-kinds.ts';
 
 const ZONE = 'America/Los_Angeles';
 const at = (local: string) => new Date(`${local}-08:00`);
@@ -36,35 +31,39 @@ describe('the median time to a first contact, in working hours', () => {
   });
 
   it("counts the office's working hours alone, as the contract's example says: Friday 5 pm to Monday 9 am is two hours", () => {
-    const clock = workingClock(promise(), at('2026-11-01T00:00:00'), at('2026-12-01T00:00:00'));
+    const clock = (from: Date, to: Date, p = promise()) => workingMinutes(from, to, p);
     expect(clock(at('2026-11-20T17:00:00'), at('2026-11-23T09:00:00'))).toBe(120);
     // Tuesday 5:30 pm to Thursday 8:45 am: half an hour, all of Wednesday (10 hours) and three quarters of an hour.
     expect(clock(at('2026-11-17T17:30:00'), at('2026-11-19T08:45:00'))).toBe(675);
     // Saturday's phone hours are not a working day of the promise; a closed day is not counted either.
     expect(clock(at('2026-11-21T09:00:00'), at('2026-11-21T12:00:00'))).toBe(0);
-    const thanksgiving = workingClock({ ...promise(), closed: [{ date: '2026-11-26' }] }, at('2026-11-01T00:00:00'), at('2026-12-01T00:00:00'));
-    expect(thanksgiving(at('2026-11-25T17:00:00'), at('2026-11-27T09:00:00'))).toBe(120);
+    const thanksgiving = { ...promise(), closed: [{ date: '2026-11-26' }] };
+    expect(clock(at('2026-11-25T17:00:00'), at('2026-11-27T09:00:00'), thanksgiving)).toBe(120);
     expect(clock(at('2026-11-25T17:00:00'), at('2026-11-27T09:00:00'))).toBe(720);
   });
 
-  it('agrees with workingMinutes, minute for minute, across clock changes and closed days', () => {
-    const closed = { ...promise(), closed: [{ date: '2026-03-09' }, { date: '2026-11-02' }, { date: '2026-11-26' }] };
-    const [from, to] = [new Date('2026-02-20T00:00:00Z'), new Date('2026-12-10T00:00:00Z')];
-    for (const p of [promise(), closed]) {
-      const clock = workingClock(p, from, to);
-      let seed = 7;
-      const next = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
-      for (let i = 0; i < 400; i++) {
-        const a = new Date(from.getTime() + next() * (to.getTime() - from.getTime() - 30 * 86_400_000));
-        const b = new Date(a.getTime() + next() * 9 * 86_400_000);
-        expect(clock(a, b), `${a.toISOString()} to ${b.toISOString()}`).toBe(workingMinutes(a, b, p));
-      }
-      for (const [a, b] of [
-        ['2026-03-06T17:00:00-08:00', '2026-03-09T10:00:00-07:00'],
-        ['2026-10-30T17:00:00-07:00', '2026-11-03T09:00:00-08:00'],
-      ])
-        expect(clock(new Date(a!), new Date(b!))).toBe(workingMinutes(new Date(a!), new Date(b!), p));
-    }
+  it('is the same from counted values as from the values one by one', () => {
+    expect(medianOfCounts([])).toBeUndefined();
+    expect(medianOfCounts([{ minutes: 90, count: 0 }])).toBeUndefined();
+    expect(
+      medianOfCounts([
+        { minutes: 120, count: 2 },
+        { minutes: 30, count: 1 },
+      ]),
+    ).toBe(120);
+    expect(
+      medianOfCounts([
+        { minutes: 60, count: 2 },
+        { minutes: 30, count: 2 },
+      ]),
+    ).toBe(45);
+    expect(
+      medianOfCounts([
+        { minutes: 10, count: 3 },
+        { minutes: 20, count: 1 },
+        { minutes: 40, count: 4 },
+      ]),
+    ).toBe(30);
   });
 
   it('says a time in working hours as the office reads it', () => {
@@ -76,39 +75,8 @@ describe('the median time to a first contact, in working hours', () => {
   });
 });
 
-type Opened = { store: Store; sql: (statement: string) => Promise<void>; cleanup: () => Promise<void> };
-const stores: Array<{ name: string; skip: boolean; open: () => Promise<Opened> }> = [
-  {
-    name: 'SQLite',
-    skip: false,
-    async open() {
-      const dir = mkdtempSync(join(tmpdir(), 'promise-chart-'));
-      const path = join(dir, 'leads.sqlite');
-      const store = openSqliteStore(path);
-      const sql = async (statement: string) => {
-        const db = new DatabaseSync(path);
-        db.exec(statement);
-        db.close();
-      };
-      return { store, sql, cleanup: async () => (await store.close(), rmSync(dir, { recursive: true, force: true })) };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    skip: !postgresAvailable(),
-    async open() {
-      const schema = await createSchema();
-      const store = await openPostgresStore(schema.url);
-      const sql = async (statement: string) => {
-        const client = new pg.Client({ connectionString: schema.url });
-        await client.connect();
-        await client.query(statement);
-        await client.end();
-      };
-      return { store, sql, cleanup: async () => (await store.close(), await schema.drop()) };
-    },
-  },
-];
+type Opened = OpenedStore;
+const stores = STORE_KINDS;
 
 let n = 0;
 /** Stores a lead received at `local` (the office's time), with its answer-by as the intake works it out; its reference. */
@@ -127,6 +95,7 @@ for (const kind of stores) {
     let opened: Opened;
     beforeEach(async () => {
       opened = await kind.open();
+      await opened.store.keepOfficeClock({ promise: promise(), services: ['Deep clean'] });
     });
     afterEach(async () => opened?.cleanup());
 
@@ -153,21 +122,19 @@ for (const kind of stores) {
       // Moved on before first contacts were recorded: no first contact, not waiting, neither.
       await sql(`UPDATE leads SET first_contact_at = NULL, first_contact_by = NULL WHERE received_at >= '2026-11-23T22:00:00Z' AND status = 'done'`);
 
-      const leads = await store.promiseLeads(weeks, now);
-      const seen = leads
-        .map((l) => ({ week: l.week, receivedAt: l.receivedAt.toISOString(), answerBy: l.answerBy.toISOString(), first: l.firstContactAt?.toISOString() }))
-        .sort((a, b) => a.receivedAt.localeCompare(b.receivedAt));
-      expect(seen).toEqual([
-        { week: 0, receivedAt: '2026-11-16T18:00:00.000Z', answerBy: '2026-11-18T02:00:00.000Z', first: '2026-11-16T19:30:00.000Z' },
-        { week: 0, receivedAt: '2026-11-18T01:30:00.000Z', answerBy: '2026-11-19T02:00:00.000Z', first: '2026-11-19T16:45:00.000Z' },
-        { week: 0, receivedAt: '2026-11-21T01:00:00.000Z', answerBy: '2026-11-24T02:00:00.000Z', first: '2026-11-23T17:00:00.000Z' },
-        { week: 1, receivedAt: '2026-11-23T08:00:00.000Z', answerBy: '2026-11-25T02:00:00.000Z', first: '2026-11-23T16:30:00.000Z' },
-        { week: 1, receivedAt: '2026-11-23T17:00:00.000Z', answerBy: '2026-11-25T02:00:00.000Z', first: undefined },
-        { week: 1, receivedAt: '2026-11-23T20:00:00.000Z', answerBy: '2026-11-25T02:00:00.000Z', first: '2026-11-23T21:00:00.000Z' },
+      // Counted per day as they changed: each week's first contacts by outcome and working minutes, and the waiting past their answer-by.
+      const counts = await store.promiseCounts(weeks, now);
+      const byWeek = (c: PromiseCount) => `${c.week} ${c.outcome} ${c.minutes ?? ''} ×${c.count}`;
+      expect(counts.map(byWeek).sort()).toEqual([
+        '0 in time 120 ×1',
+        '0 in time 90 ×1',
+        '0 late 675 ×1',
+        '1 in time 30 ×1',
+        '1 in time 60 ×1',
+        '1 waiting  ×1',
       ]);
-      for (const l of leads) expect(l.receivedAt).toBeInstanceOf(Date);
 
-      const chart = promiseChartWeeks(weeks, leads, promise());
+      const chart = promiseChartWeeks(weeks, counts, ZONE);
       expect(
         chart.map(({ monday, label, inTime, answeredLate, waitingLate, late, contacted, medianMinutes }) => ({
           monday,
@@ -184,16 +151,17 @@ for (const kind of stores) {
         { monday: '2026-11-23', label: 'Nov 23', inTime: 2, answeredLate: 0, waitingLate: 1, late: 1, contacted: 2, medianMinutes: 45 },
       ]);
       // A day later the Tuesday evening lead is past its answer-by too.
-      expect((await store.promiseLeads(weeks, at('2026-11-26T12:00:00'))).filter((l) => !l.firstContactAt)).toHaveLength(2);
+      const waiting = (await store.promiseCounts(weeks, at('2026-11-26T12:00:00'))).filter((c) => c.outcome === 'waiting');
+      expect(waiting.reduce((n, c) => n + c.count, 0)).toBe(2);
     });
 
     it('gives nothing for weeks without leads, and no weeks without boundaries', async () => {
       const { store } = opened;
       await received(store, '2026-11-16T10:00:00');
       const now = at('2026-12-20T12:00:00');
-      expect(await store.promiseLeads(weekStarts(now, ZONE, 2), now)).toEqual([]);
-      expect(await store.promiseLeads([new Date(0)], now)).toEqual([]);
-      expect(promiseChartWeeks(weekStarts(now, ZONE, 2), [], promise()).map((w) => [w.inTime, w.late, w.medianMinutes])).toEqual([
+      expect(await store.promiseCounts(weekStarts(now, ZONE, 2), now)).toEqual([]);
+      expect(await store.promiseCounts([new Date(0)], now)).toEqual([]);
+      expect(promiseChartWeeks(weekStarts(now, ZONE, 2), [], ZONE).map((w) => [w.inTime, w.late, w.medianMinutes])).toEqual([
         [0, 0, undefined],
         [0, 0, undefined],
       ]);

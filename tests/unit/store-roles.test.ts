@@ -76,7 +76,7 @@ describe("the store's roles", () => {
       'setStatus',
       'workLead',
     ]);
-    expect(Object.keys(roles.overview).sort()).toEqual(['inboxCount', 'leadsPerWeek', 'promiseLeads', 'spamWaiting', 'statusCounts']);
+    expect(Object.keys(roles.overview).sort()).toEqual(['inboxCount', 'leadsPerWeek', 'promiseCounts', 'spamWaiting', 'statusCounts']);
     expect('setStatus' in roles.overview).toBe(false);
     expect('deletePerson' in roles.sessions).toBe(false);
     expect('submit' in roles.spam).toBe(false);

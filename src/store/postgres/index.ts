@@ -14,6 +14,7 @@ import { postgresOverview } from './office-overview.ts';
 import { openPostgresHandle } from './handle.ts';
 import { postgresIntake, type PostgresStoreOptions } from './intake.ts';
 import { postgresKeys } from './keys.ts';
+import { postgresMinutesClock } from './office-clock.ts';
 import { postgresOutbox } from './outbox.ts';
 import { postgresRecords } from './records.ts';
 import { fillSearchText } from './search-text.ts';
@@ -27,6 +28,10 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     await handle.pool.end().catch(() => {});
     throw err;
   });
+  const clock = await postgresMinutesClock(handle).catch(async (err: unknown) => {
+    await handle.pool.end().catch(() => {});
+    throw err;
+  });
   const { takeIn, ...intake } = postgresIntake(handle, options);
   return {
     kind: 'postgres',
@@ -34,10 +39,11 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     ...postgresRecords(handle),
     ...postgresOutbox(handle),
     ...postgresKeys(handle),
-    ...postgresOffice(handle, takeIn),
+    ...postgresOffice(handle, takeIn, clock),
     ...postgresOfficeExport(handle),
     ...postgresStaff(handle),
     ...postgresOverview(handle),
+    keepOfficeClock: (kept) => clock.keep(kept),
     close: () => handle.pool.end(),
   };
 }

@@ -79,4 +79,15 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX office_users_by_id ON office_users (id);
     `,
   },
+  {
+    version: 18,
+    name: "the promise chart's median kept with each first contact (its working minutes), and the office's clock the minutes are measured by",
+    // Several instances write at once here: the office's figures are read from the leads by index, not
+    // counted per day in rows every instance's lead would update (decision 0027).
+    sql: `
+      ALTER TABLE leads ADD COLUMN first_contact_minutes integer;
+      CREATE INDEX leads_unmeasured ON leads (received_at) WHERE first_contact_at IS NOT NULL AND first_contact_minutes IS NULL;
+      CREATE TABLE office_clock (id integer PRIMARY KEY CHECK (id = 1), key text NOT NULL, promise text NOT NULL);
+    `,
+  },
 ];

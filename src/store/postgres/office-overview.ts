@@ -2,9 +2,10 @@
  * The PostgreSQL store's overview of the inbox: how many leads a view selects, how many have each
  * status, and how many came in each week by form and service. Each reads an index of its own
  * (`leads_by_status`, `leads_by_week`: migration 14; index-only once vacuumed), never the leads'
- * rows, except where a filter needs them, and the promise chart, which reads the twelve weeks' rows.
+ * rows, except where a filter needs them, and the promise chart, which counts the twelve weeks' rows
+ * by outcome and working minutes. Kept per day by SQLite alone (decision 0027): here several instances write at once.
  */
-import { LEAD_STATUSES, type LeadStatus, type OfficeOverview, type StatusCounts, type WeekCount } from '../../office/store.ts';
+import { LEAD_STATUSES, type LeadStatus, type OfficeOverview, type PromiseCount, type StatusCounts, type WeekCount } from '../../office/store.ts';
 import type { PostgresHandle } from './handle.ts';
 import { inboxWhere } from './inbox-query.ts';
 
@@ -44,20 +45,17 @@ export function postgresOverview(handle: PostgresHandle): OfficeOverview {
       );
       return rows.map((r) => ({ week: r.week, form: r.form_type, service: r.service ?? undefined, count: r.n }));
     },
-    promiseLeads: async (weeks, now) => {
+    promiseCounts: async (weeks, now) => {
       if (weeks.length < 2) return [];
-      const { rows } = await query<{ week: number; received_at: Date; answer_by: Date; first_contact_at: Date | null }>(
-        `SELECT width_bucket(received_at, $1::timestamptz[]) - 1 AS week, received_at, answer_by, first_contact_at
+      const { rows } = await query<{ week: number; outcome: PromiseCount['outcome']; minutes: number | null; n: number }>(
+        `SELECT width_bucket(received_at, $1::timestamptz[]) - 1 AS week,
+                CASE WHEN first_contact_at IS NULL THEN 'waiting' WHEN first_contact_at <= answer_by THEN 'in time' ELSE 'late' END AS outcome,
+                first_contact_minutes AS minutes, count(*)::int AS n
          FROM leads WHERE received_at >= $2 AND received_at < $3 AND answer_by IS NOT NULL
-           AND (first_contact_at IS NOT NULL OR (status = 'new' AND answer_by < $4))`,
+           AND (first_contact_at IS NOT NULL OR (status = 'new' AND answer_by < $4)) GROUP BY 1, 2, 3`,
         [weeks, weeks[0], weeks.at(-1), now],
       );
-      return rows.map((r) => ({
-        week: r.week,
-        receivedAt: r.received_at,
-        answerBy: r.answer_by,
-        ...(r.first_contact_at && { firstContactAt: r.first_contact_at }),
-      }));
+      return rows.map((r) => ({ week: r.week, outcome: r.outcome, ...(r.outcome !== 'waiting' && r.minutes !== null && { minutes: r.minutes }), count: r.n }));
     },
     // At most `upTo` entries read (of `suspected_spam_by_time`, or the few rows themselves where the planner finds that cheaper).
     spamWaiting: async (upTo) =>

@@ -7,25 +7,37 @@ import { REPLAY_WINDOW_MS } from '../../leads/store.ts';
 import { Lost, type TakeInTransaction } from './intake.ts';
 import { searchText, spamSearchFacts } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type PostgresHandle, writeAudit } from './handle.ts';
+import type { MinutesClock } from './office-clock.ts';
 import { inboxLeads, inboxWhere, samePerson, searchCondition, SPAM, toSpam, WITH_DISCLOSURE, type InboxRow, type SpamRow } from './inbox-query.ts';
 
 /** The office's roles on `handle`; `takeIn` takes a released submission in as the intake would. */
-export function postgresOffice(handle: PostgresHandle, takeIn: TakeInTransaction): Omit<OfficeInbox, 'exportInbox'> & SpamFolder & AuditTrail {
+export function postgresOffice(
+  handle: PostgresHandle,
+  takeIn: TakeInTransaction,
+  clock: MinutesClock,
+): Omit<OfficeInbox, 'exportInbox'> & SpamFolder & AuditTrail {
   const { pool, transaction, unavailable } = handle;
   const query = <R extends object>(sql: string, params: unknown[] = []) => pool.query<R>(sql, params).catch(unavailable);
 
   /** One form's changes to a lead, each with its audit line, in one transaction (the lead's row locked). */
   const workLead = (reference: string, work: LeadWork) =>
     transaction(async (c) => {
-      const { rows } = await c.query<{ id: string; status: LeadStatus }>('SELECT id, status FROM leads WHERE reference = $1 FOR UPDATE', [reference]);
+      const { rows } = await c.query<{ id: string; status: LeadStatus; received_at: Date }>(
+        'SELECT id, status, received_at FROM leads WHERE reference = $1 FOR UPDATE',
+        [reference],
+      );
       const row = rows[0];
       if (!row) return undefined;
       if (work.status) {
         const { to, by, at, audit } = work.status;
         await c.query('UPDATE leads SET status = $2, status_by = $3, status_at = $4 WHERE id = $1', [row.id, to, by, at]);
         // The first contact: the first time the lead leaves "new", whoever and whenever; never moved after.
+        // With its working minutes from receipt, for the promise chart's median (migration 18).
         if (to !== 'new')
-          await c.query('UPDATE leads SET first_contact_at = $2, first_contact_by = $3 WHERE id = $1 AND first_contact_at IS NULL', [row.id, at, by]);
+          await c.query(
+            'UPDATE leads SET first_contact_at = $2, first_contact_by = $3, first_contact_minutes = $4 WHERE id = $1 AND first_contact_at IS NULL',
+            [row.id, at, by, clock.minutes(row.received_at, at)],
+          );
         await writeAudit(c, audit(row.status));
       }
       if (work.owner) {

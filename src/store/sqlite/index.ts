@@ -12,6 +12,7 @@ import { sqliteOverview } from './office-overview.ts';
 import { openSqliteHandle } from './handle.ts';
 import { sqliteIntake, type SqliteStoreOptions } from './intake.ts';
 import { sqliteKeys } from './keys.ts';
+import { sqliteDayClock } from './office-days.ts';
 import { sqliteOutbox } from './outbox.ts';
 import { sqliteRecords } from './records.ts';
 import { fillSearchText } from './search-text.ts';
@@ -22,17 +23,19 @@ export type { SqliteStoreOptions } from './intake.ts';
 export function openSqliteStore(path: string, options: SqliteStoreOptions = { groupCommit: true }): LeadStore & OfficeStore {
   const handle = openSqliteHandle(path, options.log);
   fillSearchText(handle);
-  const { flush, takeIn, ...intake } = sqliteIntake(handle, options);
+  const clock = sqliteDayClock(handle);
+  const { flush, takeIn, ...intake } = sqliteIntake(handle, options, clock);
   return {
     kind: 'sqlite',
     ...intake,
     ...sqliteRecords(handle),
     ...sqliteOutbox(handle),
     ...sqliteKeys(handle),
-    ...sqliteOffice(handle, takeIn),
+    ...sqliteOffice(handle, takeIn, clock),
     ...sqliteOfficeExport(handle),
     ...sqliteStaff(handle),
-    ...sqliteOverview(handle),
+    ...sqliteOverview(handle, clock),
+    keepOfficeClock: (kept) => handle.guard(() => clock.keep(kept)),
     close: async () => {
       flush();
       handle.close();

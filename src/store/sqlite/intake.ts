@@ -9,6 +9,7 @@ import { zip5 } from '../../leads/service-area.ts';
 import { leadSearchFacts, searchText } from '../../office/search.ts';
 import { answerToKeep, REPLAY_WINDOW_MS, storedAnswer, type IdempotencyClaim, type LeadIntake, type SubmitOutcome } from '../../leads/store.ts';
 import type { SqliteHandle, StoreLog } from './handle.ts';
+import type { DayClock } from './office-days.ts';
 
 /** How the SQLite store commits. */
 export interface SqliteStoreOptions {
@@ -41,7 +42,7 @@ const whereTheHomeIs = (lead: LeadRecord) =>
     lead.inServiceArea === undefined ? null : Number(lead.inServiceArea),
   ] as const;
 
-export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions): LeadIntake & { flush(): void; takeIn: TakeInTransaction } {
+export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions, clock: DayClock): LeadIntake & { flush(): void; takeIn: TakeInTransaction } {
   const { db, storeError, guard } = handle;
   const findKey = db.prepare('SELECT request_hash, response, created_at FROM idempotency_keys WHERE key = ?');
   const findDuplicate = db.prepare(
@@ -50,8 +51,8 @@ export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions):
   // A reference another lead has already: nothing is inserted, and the lead draws a new one.
   const insertLead = db.prepare(
     `INSERT INTO leads (id, reference, form_type, received_at, received_via, fields, phone_e164, email_normalised, fingerprint, consent,
-       postal_code, in_service_area, search_text, answer_by)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (reference) DO NOTHING`,
+       postal_code, in_service_area, search_text, answer_by, received_day, chart_service)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (reference) DO NOTHING`,
   );
   const saveKey = db.prepare(
     `INSERT INTO idempotency_keys (key, request_hash, lead_id, response, created_at) VALUES (?, ?, ?, ?, ?)
@@ -108,6 +109,7 @@ export function sqliteIntake(handle: SqliteHandle, options: SqliteStoreOptions):
         ...whereTheHomeIs(lead),
         searchText(leadSearchFacts(lead)),
         lead.answerBy ?? null,
+        ...clock.columns(lead),
       );
     while (Number(insert().changes) === 0) lead = { ...lead, reference: newReference(lead.formType) };
     if (lead.disclosure) insertDisclosure.run(lead.disclosure.version, lead.disclosure.text, lead.receivedAt);

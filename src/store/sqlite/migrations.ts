@@ -2,6 +2,34 @@
 import { type Migration } from '../migration.ts';
 import { FIRST_TEN } from './migrations-1-10.ts';
 
+/** A lead's local day of receipt (`row` is `new` or `old`), as the intake keeps it, or its UTC date before the store knew its clock. */
+const DAY = (row: 'new' | 'old') => `COALESCE(${row}.received_day, substr(${row}.received_at, 1, 10))`;
+/** What one lead adds to the days' tables (`+ 1`), or takes away from them (`- 1`): its day's count, and once due or contacted, its promise. */
+const DAY_COUNTS = (row: 'new' | 'old', sign: '+' | '-', tables: { day: boolean }) => {
+  const upsert = (table: string, columns: string, values: string, when: string) =>
+    sign === '+'
+      ? `INSERT INTO ${table} (${columns}, n) SELECT ${values}, 1 WHERE ${when} ON CONFLICT DO UPDATE SET n = n + 1;`
+      : `UPDATE ${table} SET n = n - 1 WHERE (${columns}) = (${values}) AND ${when};
+         DELETE FROM ${table} WHERE (${columns}) = (${values}) AND n = 0;`;
+  return [
+    tables.day && upsert('lead_days', 'day, form_type, service', `${DAY(row)}, ${row}.form_type, COALESCE(${row}.chart_service, '')`, 'true'),
+    upsert(
+      'lead_days_waiting',
+      'answer_by, day, contacted',
+      `${row}.answer_by, ${DAY(row)}, ${row}.first_contact_at IS NOT NULL`,
+      `${row}.status = 'new' AND ${row}.answer_by IS NOT NULL`,
+    ),
+    upsert(
+      'lead_days_contacted',
+      'day, late, minutes',
+      `${DAY(row)}, ${row}.first_contact_at > ${row}.answer_by, COALESCE(${row}.first_contact_minutes, -1)`,
+      `${row}.first_contact_at IS NOT NULL AND ${row}.answer_by IS NOT NULL`,
+    ),
+  ]
+    .filter(Boolean)
+    .join('\n');
+};
+
 /** 12 random characters of the base32 alphabet (a-z, 2-7), drawn by the database: an account's opaque id. */
 const RANDOM_ID = Array.from({ length: 12 }, () => "substr('abcdefghijklmnopqrstuvwxyz234567', 1 + (random() & 31), 1)").join(' || ');
 
@@ -92,6 +120,41 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE TRIGGER office_user_named AFTER INSERT ON office_users WHEN new.id IS NULL BEGIN
         UPDATE office_users SET id = ${RANDOM_ID} WHERE email = new.email;
       END;
+    `,
+  },
+  {
+    version: 18,
+    name: "the office's figures kept per local day: leads by day, form and service; the waiting by answer-by; first contacts by working minutes",
+    // Kept by the database as leads come, change and go, whatever does it (intake, the office, a deletion,
+    // the purge), so that the first page reads a few dozen rows however many leads the weeks hold. The day
+    // and the chart's part are the intake's (the office's time zone, the services offered), worked out again
+    // for every lead when either changes (`keepOfficeClock`), which counts the days afresh: no trigger
+    // follows a change of `received_day` or `chart_service`. `leads_by_week` is no longer read: dropped.
+    sql: `
+      ALTER TABLE leads ADD COLUMN received_day TEXT;
+      ALTER TABLE leads ADD COLUMN chart_service TEXT;
+      ALTER TABLE leads ADD COLUMN first_contact_minutes INTEGER;
+      CREATE INDEX leads_unkept ON leads (received_at) WHERE received_day IS NULL OR (first_contact_at IS NOT NULL AND first_contact_minutes IS NULL);
+      CREATE TABLE office_clock (id INTEGER PRIMARY KEY CHECK (id = 1), key TEXT NOT NULL, promise TEXT NOT NULL) STRICT;
+      CREATE TABLE lead_days (day TEXT NOT NULL, form_type TEXT NOT NULL, service TEXT NOT NULL, n INTEGER NOT NULL,
+        PRIMARY KEY (day, form_type, service)) STRICT, WITHOUT ROWID;
+      CREATE TABLE lead_days_waiting (answer_by TEXT NOT NULL, day TEXT NOT NULL, contacted INTEGER NOT NULL, n INTEGER NOT NULL,
+        PRIMARY KEY (answer_by, day, contacted)) STRICT, WITHOUT ROWID;
+      CREATE TABLE lead_days_contacted (day TEXT NOT NULL, late INTEGER NOT NULL, minutes INTEGER NOT NULL, n INTEGER NOT NULL,
+        PRIMARY KEY (day, late, minutes)) STRICT, WITHOUT ROWID;
+      CREATE TRIGGER lead_day_counted AFTER INSERT ON leads BEGIN
+        ${DAY_COUNTS('new', '+', { day: true })}
+      END;
+      CREATE TRIGGER lead_day_uncounted AFTER DELETE ON leads BEGIN
+        ${DAY_COUNTS('old', '-', { day: true })}
+      END;
+      CREATE TRIGGER lead_day_recounted AFTER UPDATE OF status, answer_by, first_contact_at, first_contact_minutes ON leads
+      WHEN old.status IS NOT new.status OR old.answer_by IS NOT new.answer_by OR old.first_contact_at IS NOT new.first_contact_at
+        OR old.first_contact_minutes IS NOT new.first_contact_minutes BEGIN
+        ${DAY_COUNTS('old', '-', { day: false })}
+        ${DAY_COUNTS('new', '+', { day: false })}
+      END;
+      DROP INDEX leads_by_week;
     `,
   },
 ];

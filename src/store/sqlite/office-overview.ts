@@ -1,20 +1,42 @@
 /**
  * The SQLite store's overview of the inbox: how many leads a view selects, how many have each
  * status (kept by the database as leads come, change and go: migration 15), and how many came in
- * each week by form and service (read from `leads_by_week`, migration 14), never the leads' rows,
- * except where a filter needs them, and the promise chart, which reads the twelve weeks' rows.
+ * each week by form and service, and how the promise was kept, from the counts the database keeps
+ * per local day (migration 18, decision 0027): a few dozen rows, however many leads the weeks hold.
  */
-import { LEAD_STATUSES, type LeadStatus, type OfficeOverview, type StatusCounts, type WeekCount } from '../../office/store.ts';
+import { DAY_MS } from '../../lib/time.ts';
+import { officeDay } from '../../office/figures-clock.ts';
+import { startOfLocalDay } from '../../office/local-time.ts';
+import { LEAD_STATUSES, type LeadStatus, type OfficeOverview, type PromiseCount, type StatusCounts, type WeekCount } from '../../office/store.ts';
+import type { DayClock } from './office-days.ts';
 import type { SqliteHandle } from './handle.ts';
 import { inboxWhere } from './inbox-query.ts';
 
-type WeekRow = { week: number; form_type: WeekCount['form']; service: string | null; n: number };
-type PromiseRow = { week: number; received: number; due: number; first: number | null };
+type WeekRow = { week: number; form_type: WeekCount['form']; service: string; n: number };
+type PromiseRow = { week: number; outcome: PromiseCount['outcome']; minutes: number; n: number };
 
-/** The overview on `handle`. */
-export function sqliteOverview(handle: SqliteHandle): OfficeOverview {
+/** The local midnight that begins the day `days` after `day` (`YYYY-MM-DD`) in `timeZone`. */
+const midnight = (day: string, timeZone: string, days = 0) => {
+  const date = new Date(Date.parse(`${day}T12:00:00Z`) + days * DAY_MS);
+  return startOfLocalDay(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), timeZone);
+};
+
+/** The overview on `handle`, its days drawn by `clock`. */
+export function sqliteOverview(handle: SqliteHandle, clock: DayClock): OfficeOverview {
   const { db, guard } = handle;
   const iso = (d: Date) => d.toISOString();
+  /** The local days the weeks begin on (each a local midnight), and the week of a day as SQL with them. */
+  const days = (weeks: readonly Date[]) => {
+    const starts = weeks.map((w) => officeDay(w, clock.timeZone()));
+    return {
+      starts,
+      week: `CASE ${starts
+        .slice(1)
+        .map((_, i) => `WHEN day < ? THEN ${i}`)
+        .join(' ')} END`,
+      bounds: starts.slice(1),
+    };
+  };
   return {
     inboxCount: (query) =>
       guard(() => {
@@ -25,55 +47,57 @@ export function sqliteOverview(handle: SqliteHandle): OfficeOverview {
     statusCounts: (since, now) =>
       guard(() => {
         const counts: StatusCounts = { ...(Object.fromEntries(LEAD_STATUSES.map((s) => [s, 0])) as Record<LeadStatus, number>), since: 0, late: 0 };
-        // The totals as the database keeps them (migration 15); today's leads from the index of receipt, a day's worth.
+        // The totals as the database keeps them (migration 15).
         for (const r of db.prepare('SELECT status, n FROM lead_status_counts').all() as Array<{ status: LeadStatus; n: number }>)
           counts[r.status] = Number(r.n);
-        counts.since = Number(
-          (db.prepare('SELECT count(*) AS n FROM leads INDEXED BY leads_by_receipt WHERE received_at >= ?').get(iso(since)) as { n: number }).n,
-        );
-        // The late ones, from the waiting leads' own index: those past their answer-by.
-        const late = "SELECT count(*) AS n FROM leads INDEXED BY leads_waiting WHERE status = 'new' AND answer_by < ?";
-        counts.late = Number((db.prepare(late).get(iso(now)) as { n: number }).n);
+        // From a local midnight (today's start, as the page asks), the days' counts; from any other moment, the rest
+        // of its day from the index of receipt as well.
+        const [zone, day] = [clock.timeZone(), officeDay(since, clock.timeZone())];
+        const sum = (sql: string, ...params: string[]) => Number((db.prepare(sql).get(...params) as { n: number | null }).n ?? 0);
+        counts.since =
+          midnight(day, zone).getTime() === since.getTime()
+            ? sum('SELECT sum(n) AS n FROM lead_days WHERE day >= ?', day)
+            : sum('SELECT sum(n) AS n FROM lead_days WHERE day > ?', day) +
+              sum(
+                'SELECT count(*) AS n FROM leads INDEXED BY leads_by_receipt WHERE received_at >= ? AND received_at < ?',
+                iso(since),
+                iso(midnight(day, zone, 1)),
+              );
+        // The late ones: the waiting leads by answer-by, counted as they come and go (migration 18).
+        counts.late = sum('SELECT sum(n) AS n FROM lead_days_waiting WHERE answer_by < ?', iso(now));
         return counts;
       }),
     leadsPerWeek: (weeks, services) =>
       guard(() => {
         if (weeks.length < 2) return [];
-        // The week of each lead, from the boundaries the office's clock drew.
-        const week = `CASE ${weeks
-          .slice(1)
-          .map((_, i) => `WHEN received_at < ? THEN ${i}`)
-          .join(' ')} END`;
-        // The weeks' leads are read from the index alone, each with its week (`LIMIT -1` keeps that read apart, where the index
-        // covers the service), then grouped: 4.5 ms for 12,000 leads, against 6.7 ms with the week worked out in the grouping.
-        const sql =
-          `SELECT week, form_type, CASE WHEN form_type = 'quote' AND service IN (${services.map(() => '?').join(', ')}) ` +
-          `THEN service END AS service, count(*) AS n FROM (SELECT ${week} AS week, form_type, json_extract(fields, '$.service') AS service ` +
-          'FROM leads INDEXED BY leads_by_week WHERE received_at >= ? AND received_at < ? LIMIT -1) GROUP BY 1, 2, 3';
-        const rows = db.prepare(sql).all(...services, ...weeks.slice(1).map(iso), iso(weeks[0]!), iso(weeks.at(-1)!)) as WeekRow[];
-        return rows.map((r) => ({ week: Number(r.week), form: r.form_type, service: r.service ?? undefined, count: Number(r.n) }));
+        // The days' counts (migration 18): a row per day, form and service, however many leads the weeks hold.
+        const { starts, week, bounds } = days(weeks);
+        const sql = `SELECT ${week} AS week, form_type, service, sum(n) AS n FROM lead_days WHERE day >= ? AND day < ? GROUP BY 1, 2, 3`;
+        const rows = db.prepare(sql).all(...bounds, starts[0]!, starts.at(-1)!) as WeekRow[];
+        return rows
+          .filter((r) => Number(r.n) > 0)
+          .map((r) => ({ week: Number(r.week), form: r.form_type, service: services.includes(r.service) ? r.service : undefined, count: Number(r.n) }));
       }),
-    promiseLeads: (weeks, now) =>
+    promiseCounts: (weeks, now) =>
       guard(() => {
         if (weeks.length < 2) return [];
-        const week = `CASE ${weeks
-          .slice(1)
-          .map((_, i) => `WHEN received_at < ? THEN ${i}`)
-          .join(' ')} END`;
-        // The weeks' leads from the index of receipt, then their rows; the times as milliseconds, which
-        // cost less to make Dates of than the text (at 100,000 leads, 11,000 rows: 20 ms against 23).
-        const ms = (column: string) => `CAST(round(unixepoch(${column}, 'subsec') * 1000) AS INTEGER)`;
+        // First contacts by day, outcome and working minutes, and the waiting by answer-by (migration 18).
+        const { starts, week, bounds } = days(weeks);
         const sql =
-          `SELECT ${week} AS week, ${ms('received_at')} AS received, ${ms('answer_by')} AS due, ${ms('first_contact_at')} AS first ` +
-          'FROM leads INDEXED BY leads_by_receipt WHERE received_at >= ? AND received_at < ? AND answer_by IS NOT NULL ' +
-          "AND (first_contact_at IS NOT NULL OR (status = 'new' AND answer_by < ?))";
-        const rows = db.prepare(sql).all(...weeks.slice(1).map(iso), iso(weeks[0]!), iso(weeks.at(-1)!), iso(now)) as PromiseRow[];
-        return rows.map((r) => ({
-          week: Number(r.week),
-          receivedAt: new Date(Number(r.received)),
-          answerBy: new Date(Number(r.due)),
-          ...(r.first !== null && { firstContactAt: new Date(Number(r.first)) }),
-        }));
+          `SELECT ${week} AS week, CASE late WHEN 1 THEN 'late' ELSE 'in time' END AS outcome, minutes, sum(n) AS n ` +
+          'FROM lead_days_contacted WHERE day >= ? AND day < ? GROUP BY 1, 2, 3 UNION ALL ' +
+          `SELECT ${week} AS week, 'waiting' AS outcome, -1 AS minutes, sum(n) AS n ` +
+          'FROM lead_days_waiting WHERE answer_by < ? AND contacted = 0 AND day >= ? AND day < ? GROUP BY 1';
+        const range = [starts[0]!, starts.at(-1)!];
+        const rows = db.prepare(sql).all(...bounds, ...range, ...bounds, iso(now), ...range) as PromiseRow[];
+        return rows
+          .filter((r) => Number(r.n) > 0)
+          .map((r) => ({
+            week: Number(r.week),
+            outcome: r.outcome,
+            ...(r.outcome !== 'waiting' && Number(r.minutes) >= 0 && { minutes: Number(r.minutes) }),
+            count: Number(r.n),
+          }));
       }),
     // The first `upTo` entries of the index of receipt (migration 7), never the rows: a few microseconds, however many a flood left.
     spamWaiting: (upTo) =>

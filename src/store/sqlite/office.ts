@@ -6,10 +6,11 @@ import type { AuditEntry, AuditTrail, InboxQuery, LeadStatus, LeadWork, OfficeIn
 import type { TakeInTransaction } from './intake.ts';
 import { searchText, spamSearchFacts } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
+import type { DayClock } from './office-days.ts';
 import { inboxLeads, inboxWhere, samePerson, searchCondition, SPAM, toSpam, type InboxRow, type SpamRow } from './inbox-query.ts';
 
 /** The office's roles on `handle`; `takeIn` takes a released submission in as the intake would. */
-export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): Omit<OfficeInbox, 'exportInbox'> & SpamFolder & AuditTrail {
+export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction, clock: DayClock): Omit<OfficeInbox, 'exportInbox'> & SpamFolder & AuditTrail {
   const { db, guard, inTransaction, eraseFromWal, writeAudit } = handle;
   const iso = (d: Date) => d.toISOString();
 
@@ -17,14 +18,21 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction): O
   const workLead = (reference: string, work: LeadWork) =>
     guard(() =>
       inTransaction(() => {
-        const row = db.prepare('SELECT id, status FROM leads WHERE reference = ?').get(reference) as { id: string; status: LeadStatus } | undefined;
+        const row = db.prepare('SELECT id, status, received_at FROM leads WHERE reference = ?').get(reference) as
+          { id: string; status: LeadStatus; received_at: string } | undefined;
         if (!row) return undefined;
         if (work.status) {
           const { to, by, at, audit } = work.status;
           db.prepare('UPDATE leads SET status = ?, status_by = ?, status_at = ? WHERE id = ?').run(to, by, iso(at), row.id);
           // The first contact: the first time the lead leaves "new", whoever and whenever; never moved after.
+          // With its working minutes from receipt, for the promise chart's median (migration 18).
           if (to !== 'new')
-            db.prepare('UPDATE leads SET first_contact_at = ?, first_contact_by = ? WHERE id = ? AND first_contact_at IS NULL').run(iso(at), by, row.id);
+            db.prepare('UPDATE leads SET first_contact_at = ?, first_contact_by = ?, first_contact_minutes = ? WHERE id = ? AND first_contact_at IS NULL').run(
+              iso(at),
+              by,
+              clock.minutes(new Date(row.received_at), at),
+              row.id,
+            );
           writeAudit(audit(row.status));
         }
         if (work.owner) {
