@@ -34,7 +34,7 @@
  *   BENCH_COMPARE=/work/cmp-9fe20b1,/work/cmp-2f63380 npm run bench
  *                                  adds a row for the service built in each other checkout, named by its
  *                                  directory (a change's effect, measured in the same run as the baseline)
- *   BENCH_WITHOUT=leads_by_week,lead_counted npm run bench   (or =all)
+ *   BENCH_WITHOUT=leads_by_search,lead_counted npm run bench   (or =all)
  *                                  adds to the unpinned case a row per name, 'service without <name>': the
  *                                  service on a store prepared without that index or trigger on leads
  *                                  (all: every one but the primary key and the UNIQUE indexes), checked
@@ -341,9 +341,14 @@ if (measuringRows) {
       if (!c.pin) unpinLoadGenerator();
       try {
         for (const concurrency of c.concurrencies) {
-          // Baseline and service take turns, so that a slow spell of the machine falls on both.
+          // Baseline and service take turns, so that a slow spell of the machine falls on both; each round starts one server
+          // further on, so that no server always runs just after another (the disk's writes of one run slow the next run's fsyncs).
           const samples = new Map<ServerKind, Row[]>(c.servers.map((k) => [k, []]));
-          for (let i = 0; i < repeat; i++) for (const kind of c.servers) samples.get(kind)!.push(await measure(kind, c, concurrency));
+          for (let i = 0; i < repeat; i++)
+            for (let j = 0; j < c.servers.length; j++) {
+              const kind = c.servers[(i + j) % c.servers.length]!;
+              samples.get(kind)!.push(await measure(kind, c, concurrency));
+            }
           // The first server of a case is its baseline.
           const reference = c.servers[0]!;
           const base = combine(samples.get(reference)!);

@@ -136,12 +136,15 @@ describe('a backup by hand while leads keep coming, and a restore from it', () =
     // As a backup taken before the outbox existed would be (and before deletion records lost their
     // hash, leads had a short reference and a ZIP code, and the office had its page, its searches, a
     // search that forgives, roles, notes and owners, changes held through a sign-in, the indexes of the inbox at a glance,
-    // the counts by status the database keeps, the promise and first contact of each lead, and the accounts' opaque ids).
+    // the counts by status the database keeps, the promise and first contact of each lead, the accounts' opaque ids, and the days' counts).
     db.exec(
-      `DROP INDEX leads_waiting; ALTER TABLE leads DROP COLUMN answer_by; ALTER TABLE leads DROP COLUMN first_contact_at;
+      `DROP TRIGGER lead_day_counted; DROP TRIGGER lead_day_uncounted; DROP TRIGGER lead_day_recounted; DROP INDEX leads_unkept;
+       DROP TABLE lead_days; DROP TABLE lead_days_waiting; DROP TABLE lead_days_contacted; DROP TABLE office_clock;
+       ALTER TABLE leads DROP COLUMN received_day; ALTER TABLE leads DROP COLUMN chart_service; ALTER TABLE leads DROP COLUMN first_contact_minutes;
+       DROP INDEX leads_waiting; ALTER TABLE leads DROP COLUMN answer_by; ALTER TABLE leads DROP COLUMN first_contact_at;
        ALTER TABLE leads DROP COLUMN first_contact_by;
        DROP TRIGGER lead_counted; DROP TRIGGER lead_uncounted; DROP TRIGGER lead_recounted; DROP TABLE lead_status_counts;
-       DROP INDEX leads_by_status; DROP INDEX leads_by_week; DROP TABLE office_held_changes;
+       DROP INDEX leads_by_status; DROP TABLE office_held_changes;
        DROP TABLE lead_notes; DROP INDEX leads_by_owner; ALTER TABLE leads DROP COLUMN owner;
        DROP INDEX leads_by_search; ALTER TABLE leads DROP COLUMN search_text; DROP INDEX leads_by_postal_code; ALTER TABLE leads DROP COLUMN postal_code; ALTER TABLE leads DROP COLUMN in_service_area;
        DROP TABLE outbox; ALTER TABLE deletion_records ADD COLUMN identifier_hash TEXT NOT NULL DEFAULT '';

@@ -130,6 +130,8 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     // and the chart's part are the intake's (the office's time zone, the services offered), worked out again
     // for every lead when either changes (`keepOfficeClock`), which counts the days afresh: no trigger
     // follows a change of `received_day` or `chart_service`. `leads_by_week` is no longer read: dropped.
+    // The search's narrow index is read whole (decision 0025), so its order is free: by receipt, a new
+    // lead's entry goes at its end, not at the random place its name would take.
     sql: `
       ALTER TABLE leads ADD COLUMN received_day TEXT;
       ALTER TABLE leads ADD COLUMN chart_service TEXT;
@@ -155,6 +157,8 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
         ${DAY_COUNTS('new', '+', { day: false })}
       END;
       DROP INDEX leads_by_week;
+      DROP INDEX leads_by_search;
+      CREATE INDEX leads_by_search ON leads (received_at, search_text, reference);
     `,
   },
 ];
