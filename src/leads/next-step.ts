@@ -147,6 +147,17 @@ export const keptPromise = (lead: { answerBy?: string }) => (lead.answerBy ? { a
  * the home is outside the area served.
  */
 export function whatHappensNext(receivedAt: Date, promise: CallBackPromise, options: { outsideArea?: boolean; answerBy?: Date } = {}): string {
+  // The same for every lead of the same minute, answer-by and area: worked out once (a lead's path asks it of each).
+  const key = `${Math.floor(receivedAt.getTime() / 60_000)} ${options.answerBy?.getTime() ?? ''} ${options.outsideArea === true}`;
+  const kept = sentences.get(promise);
+  if (kept?.key === key) return kept.sentence;
+  const sentence = workOutWhatHappensNext(receivedAt, promise, options);
+  sentences.set(promise, { key, sentence });
+  return sentence;
+}
+const sentences = new WeakMap<CallBackPromise, { key: string; sentence: string }>();
+
+function workOutWhatHappensNext(receivedAt: Date, promise: CallBackPromise, options: { outsideArea?: boolean; answerBy?: Date }): string {
   const now = local(receivedAt, promise.timeZone);
   const today = new Date(Date.UTC(now.y, now.m - 1, now.d));
   const by = byWords(options.answerBy ?? answerBy(receivedAt, promise), promise);

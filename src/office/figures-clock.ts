@@ -6,6 +6,7 @@
  * counts per day; when the time zone or the services change, it works them out again for every lead.
  */
 import { workingMinutes, type CallBackPromise } from '../leads/next-step.ts';
+import { perMinute } from '../lib/time.ts';
 import { localDateInput } from './local-time.ts';
 
 /** The office's clock and the quote form's services, as the content says them today. */
@@ -18,8 +19,8 @@ export interface OfficeClock {
 export const clockKey = (clock: Pick<OfficeClock, 'services'> & { promise: Pick<CallBackPromise, 'timeZone'> }): string =>
   JSON.stringify([clock.promise.timeZone, [...clock.services]]);
 
-/** The local date (`YYYY-MM-DD`) of `at` on the office's clock: the day a lead is counted in. */
-export const officeDay = (at: Date, timeZone: string): string => localDateInput(at, timeZone);
+/** The local date (`YYYY-MM-DD`) of `at` on the office's clock: the day a lead is counted in (the leads of one minute share it). */
+export const officeDay: (at: Date, timeZone: string) => string = perMinute(localDateInput);
 
 /** The chart's part of a lead: its service when the quote form offers it, otherwise `''` (another service, or a contact message). */
 export const chartPart = (services: readonly string[], formType: string, service: unknown): string =>

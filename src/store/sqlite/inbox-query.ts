@@ -76,6 +76,8 @@ export function inboxConditions(filter: InboxFilter, params: Array<string | numb
       where.push(condition);
       params.push(value);
     }
+  // The index by status holds the leads moved on from new alone (migration 18): SQLite uses it when the query says so too.
+  if (filter.status !== undefined && filter.status !== 'new') where.push("status <> 'new'");
   if (filter.urgent) where.push("status = 'new'");
   if (filter.owner === 'nobody') where.push('owner IS NULL');
   if (filter.visitBetween) {

@@ -131,7 +131,9 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     // for every lead when either changes (`keepOfficeClock`), which counts the days afresh: no trigger
     // follows a change of `received_day` or `chart_service`. `leads_by_week` is no longer read: dropped.
     // The search's narrow index is read whole (decision 0025), so its order is free: by receipt, a new
-    // lead's entry goes at its end, not at the random place its name would take.
+    // lead's entry goes at its end, not at the random place its name would take. The indexes by status
+    // and ZIP code leave out what a new lead has (status new, which \`leads_waiting\` holds; no ZIP code),
+    // so that a lead comes in without writing them: each cost about 10 µs of its insert.
     sql: `
       ALTER TABLE leads ADD COLUMN received_day TEXT;
       ALTER TABLE leads ADD COLUMN chart_service TEXT;
@@ -159,6 +161,10 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       DROP INDEX leads_by_week;
       DROP INDEX leads_by_search;
       CREATE INDEX leads_by_search ON leads (received_at, search_text, reference);
+      DROP INDEX leads_by_status;
+      CREATE INDEX leads_by_status ON leads (status, received_at) WHERE status <> 'new';
+      DROP INDEX leads_by_postal_code;
+      CREATE INDEX leads_by_postal_code ON leads (postal_code, received_at) WHERE postal_code IS NOT NULL;
     `,
   },
 ];
