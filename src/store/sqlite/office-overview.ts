@@ -40,6 +40,14 @@ export function sqliteOverview(handle: SqliteHandle, clock: DayClock): OfficeOve
   return {
     inboxCount: (query) =>
       guard(() => {
+        // The whole inbox, the waiting leads or one status: the counts the database keeps (migration 15), whatever their number.
+        const asked = Object.entries(query).filter(([, value]) => value !== undefined && value !== false);
+        const only = asked.length === 1 ? asked[0]![0] : asked.length === 0 ? 'all' : undefined;
+        if (only === 'all' || only === 'urgent' || only === 'status') {
+          const status = only === 'urgent' ? 'new' : only === 'status' ? query.status! : undefined;
+          const sql = `SELECT sum(n) AS n FROM lead_status_counts${status ? ' WHERE status = ?' : ''}`;
+          return Number((db.prepare(sql).get(...(status ? [status] : [])) as { n: number | null }).n ?? 0);
+        }
         const params: Array<string | number> = [];
         const where = inboxWhere(query, params);
         return Number((db.prepare(`SELECT count(*) AS n FROM leads ${where}`).get(...params) as { n: number }).n);
