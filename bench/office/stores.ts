@@ -64,7 +64,7 @@ export interface BuiltStore {
 
 const DIR = join(ROOT, 'bench/results/office-stores');
 /** Changes when the people or the way they are stored change. */
-const SEED_VERSION = 4;
+const SEED_VERSION = 5;
 const NEEDLES = 5;
 /** The leads span the last 700 days; the caught submissions the last 7 days; a store is rebuilt after 5. */
 const SPAN_DAYS = 700;
@@ -208,6 +208,9 @@ export async function builtStore(spec: StoreSpec, base?: BuiltStore): Promise<Bu
       throw new Error(`a store within one day with ${counts.contacted} leads contacted and ${counts.waiting} waiting`);
     day = { from: from.toISOString(), to: to.toISOString(), ...counts };
   } else if (!base) contactFirst(file, now);
+  // The first contacts were written by hand: their working minutes are measured now, as the service's start-up would.
+  const store = openSqliteStore(file);
+  await store.keepOfficeClock(officeClock()).finally(() => store.close());
   if (!base) await addUser(`file:${file}`, STAFF.email, STAFF.password);
   const built: BuiltStore = {
     file,

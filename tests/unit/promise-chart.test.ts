@@ -10,6 +10,7 @@ import { answerBy, workingMinutes } from '../../src/leads/next-step.ts';
 import { validateLead } from '../../src/leads/validate.ts';
 import { weekStarts } from '../../src/office/overview.ts';
 import { medianOfCounts } from '../../src/office/figures-clock.ts';
+import { firstContactsMeasured } from '../../src/office/working-clock.ts';
 import { medianMinutes, promiseChartWeeks, workingHoursWords } from '../../src/office/promise-chart.ts';
 import { changeStatus } from '../../src/office/status.ts';
 import type { PromiseCount } from '../../src/office/store.ts';
@@ -40,6 +41,25 @@ describe('the median time to a first contact, in working hours', () => {
     const thanksgiving = { ...promise(), closed: [{ date: '2026-11-26' }] };
     expect(clock(at('2026-11-25T17:00:00'), at('2026-11-27T09:00:00'), thanksgiving)).toBe(120);
     expect(clock(at('2026-11-25T17:00:00'), at('2026-11-27T09:00:00'))).toBe(720);
+  });
+
+  it('agrees with workingMinutes, minute for minute, when many are measured at once, across clock changes and closed days', () => {
+    const closed = { ...promise(), closed: [{ date: '2026-03-09' }, { date: '2026-11-02' }, { date: '2026-11-26' }] };
+    const [from, to] = [new Date('2026-02-20T00:00:00Z'), new Date('2026-12-10T00:00:00Z')];
+    for (const p of [promise(), closed]) {
+      let seed = 7;
+      const next = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+      const leads = Array.from({ length: 400 }, () => {
+        const a = new Date(from.getTime() + next() * (to.getTime() - from.getTime() - 30 * 86_400_000));
+        return { receivedAt: a, firstContactAt: next() < 0.1 ? null : new Date(a.getTime() + next() * 9 * 86_400_000) };
+      });
+      leads.push(
+        { receivedAt: new Date('2026-03-06T17:00:00-08:00'), firstContactAt: new Date('2026-03-09T10:00:00-07:00') },
+        { receivedAt: new Date('2026-10-30T17:00:00-07:00'), firstContactAt: new Date('2026-11-03T09:00:00-08:00') },
+      );
+      expect(firstContactsMeasured(leads, p)).toEqual(leads.map((l) => (l.firstContactAt ? workingMinutes(l.receivedAt, l.firstContactAt, p) : null)));
+    }
+    expect(firstContactsMeasured([{ receivedAt: from, firstContactAt: to }], undefined)).toEqual([null]);
   });
 
   it('is the same from counted values as from the values one by one', () => {

@@ -7,6 +7,7 @@
  */
 import type { CallBackPromise } from '../../leads/next-step.ts';
 import { clockKey, firstContactMinutes, type OfficeClock } from '../../office/figures-clock.ts';
+import { firstContactsMeasured } from '../../office/working-clock.ts';
 import type { PostgresHandle } from './handle.ts';
 
 /** The clock of the store on `handle`. */
@@ -34,7 +35,10 @@ export async function postgresMinutesClock({ pool, transaction, unavailable }: P
         if (rows.length > 0)
           await c.query('UPDATE leads SET first_contact_minutes = m.minutes FROM unnest($1::text[], $2::int[]) AS m (id, minutes) WHERE leads.id = m.id', [
             rows.map((r) => r.id),
-            rows.map((r) => firstContactMinutes(r.received_at, r.first_contact_at, promise)),
+            firstContactsMeasured(
+              rows.map((r) => ({ receivedAt: r.received_at, firstContactAt: r.first_contact_at })),
+              promise,
+            ),
           ]);
         return rows.length;
       }),

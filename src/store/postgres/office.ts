@@ -56,9 +56,8 @@ export function postgresOffice(
     inbox: async (q: InboxQuery) => {
       const params: unknown[] = [];
       const param = (value: unknown) => `$${params.push(value)}`;
-      const sql =
-        `${WITH_DISCLOSURE} ${inboxWhere(q, param)} ORDER BY ${q.urgent ? 'leads.answer_by, leads.id' : 'leads.received_at DESC, leads.id DESC'} ` +
-        `LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}`;
+      const order = q.urgent ? 'leads.answer_by, leads.received_at, leads.id' : 'leads.received_at DESC, leads.id DESC';
+      const sql = `${WITH_DISCLOSURE} ${inboxWhere(q, param)} ORDER BY ${order} LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}`;
       return inboxLeads(handle, (await query<InboxRow>(sql, params)).rows);
     },
     setStatus: (reference, status, by, at, audit) => workLead(reference, { status: { to: status, by, at, audit } }),

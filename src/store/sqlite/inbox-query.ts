@@ -123,6 +123,7 @@ export function samePerson(handle: SqliteHandle, people: ReadonlyArray<{ emailNo
   const phones = [...new Set(people.map((p) => p.phoneE164).filter((v) => v !== ''))];
   const params: string[] = [];
   const parts: string[] = [];
+  // Each address's and number's newest, read by range from its index (the key, then the time of receipt).
   for (const [kind, table] of [
     ['lead', 'leads'],
     ['spam', 'suspected_spam'],
@@ -131,18 +132,18 @@ export function samePerson(handle: SqliteHandle, people: ReadonlyArray<{ emailNo
       ['email_normalised', emails],
       ['phone_e164', phones],
     ] as const)
-      if (values.length > 0) {
+      for (const value of values) {
         parts.push(
-          `SELECT '${kind}' AS kind, reference, form_type, received_at, email_normalised, phone_e164, '${column}:' || ${column} AS k ` +
-            `FROM ${table} WHERE ${column} IN (${values.map(() => '?').join(', ')})`,
+          `SELECT * FROM (SELECT '${kind}' AS kind, reference, form_type, received_at, email_normalised, phone_e164 ` +
+            `FROM ${table} WHERE ${column} = ? ORDER BY received_at DESC, reference LIMIT ${SAME_PERSON_PER_KEY})`,
         );
-        params.push(...values);
+        params.push(value);
       }
-  if (parts.length === 0) return [];
-  const sql =
-    'SELECT kind, reference, form_type, received_at, email_normalised, phone_e164 FROM (SELECT *, row_number() OVER ' +
-    `(PARTITION BY k ORDER BY received_at DESC, reference) AS n FROM (${parts.join(' UNION ALL ')})) WHERE n <= ? ORDER BY received_at DESC, reference`;
-  const rows = handle.db.prepare(sql).all(...params, SAME_PERSON_PER_KEY) as Array<Record<string, string>>;
+  // In statements of at most 400 parts (SQLite's compound SELECT stops at 500), then newest first.
+  const rows: Array<Record<string, string>> = [];
+  for (let i = 0; i < parts.length; i += 400)
+    rows.push(...(handle.db.prepare(parts.slice(i, i + 400).join(' UNION ALL ')).all(...params.slice(i, i + 400)) as Array<Record<string, string>>));
+  rows.sort((a, b) => (b.received_at! > a.received_at! ? 1 : b.received_at! < a.received_at! ? -1 : a.reference! < b.reference! ? -1 : 1));
   // Found by its e-mail and by its phone, a row is given once.
   const seen = new Set<string>();
   return rows

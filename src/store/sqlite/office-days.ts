@@ -9,6 +9,7 @@
 import type { LeadRecord } from '../../leads/lead.ts';
 import type { CallBackPromise } from '../../leads/next-step.ts';
 import { chartPart, clockKey, firstContactMinutes, officeDay, type OfficeClock } from '../../office/figures-clock.ts';
+import { firstContactsMeasured } from '../../office/working-clock.ts';
 import type { SqliteHandle } from './handle.ts';
 
 /** The clock a store writes by; before the service has given one, UTC days and no working minutes. */
@@ -38,11 +39,9 @@ export function sqliteDayClock({ db, inTransaction }: SqliteHandle): DayClock {
   /** Works out `rows` again, then counts every day afresh from the leads. */
   function workOut(rows: Row[]): void {
     const set = db.prepare('UPDATE leads SET received_day = ?, chart_service = ?, first_contact_minutes = ? WHERE rowid = ?');
-    for (const r of rows) {
-      const receivedAt = new Date(r.received_at);
-      const minutes = r.first_contact_at === null ? null : firstContactMinutes(receivedAt, new Date(r.first_contact_at), promise);
-      set.run(officeDay(receivedAt, zone()), chartPart(services, r.form_type, r.service), minutes, r.rowid);
-    }
+    const leads = rows.map((r) => ({ receivedAt: new Date(r.received_at), firstContactAt: r.first_contact_at === null ? null : new Date(r.first_contact_at) }));
+    const minutes = firstContactsMeasured(leads, promise);
+    rows.forEach((r, i) => set.run(officeDay(leads[i]!.receivedAt, zone()), chartPart(services, r.form_type, r.service), minutes[i]!, r.rowid));
     db.exec(`
       DELETE FROM lead_days; DELETE FROM lead_days_waiting; DELETE FROM lead_days_contacted;
       INSERT INTO lead_days (day, form_type, service, n)

@@ -53,7 +53,7 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction, cl
       guard(() => {
         const params: Array<string | number> = [];
         // The waiting leads by urgency (from their own index, `leads_waiting`), or every lead newest first.
-        const order = query.urgent ? 'answer_by, id' : 'received_at DESC, id DESC';
+        const order = query.urgent ? 'answer_by, received_at, id' : 'received_at DESC, id DESC';
         const sql = `SELECT * FROM leads ${inboxWhere(query, params)} ORDER BY ${order} LIMIT ? OFFSET ?`;
         return inboxLeads(handle, db.prepare(sql).all(...params, query.limit, query.offset) as unknown as InboxRow[]);
       }),
