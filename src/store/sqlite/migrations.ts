@@ -130,13 +130,11 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     // and the chart's part are the intake's (the office's time zone, the services offered), worked out again
     // for every lead when either changes (`keepOfficeClock`), which counts the days afresh: no trigger
     // follows a change of `received_day` or `chart_service`. `leads_by_week` is no longer read: dropped.
-    // The search's narrow index is read whole (decision 0025), so its order is free: by receipt, a new
-    // lead's entry goes at its end, not at the random place its name would take. The indexes by status
-    // and ZIP code leave out what a new lead has (status new, which \`leads_waiting\` holds; no ZIP code),
-    // so that a lead comes in without writing them: each cost about 10 µs of its insert. The waiting leads
-    // by answer-by, then receipt (a busy day's leads share a few answer-by instants: the first page read
-    // them all to order them); a person's e-mail and phone, then receipt (the same person's newest,
-    // read by range: a number many leads share no longer costs all of them).
+    // The indexes by status and ZIP code leave out what a new lead has (status new, which `leads_waiting`
+    // holds; no ZIP code), so that a lead comes in without writing them: each cost about 10 µs of its
+    // insert. The waiting leads by answer-by, then receipt (a busy day's leads share a few answer-by
+    // instants: the first page read them all to order them); a person's e-mail and phone, then receipt
+    // (the same person's newest, read by range: a number many leads share no longer costs all of them).
     sql: `
       ALTER TABLE leads ADD COLUMN received_day TEXT;
       ALTER TABLE leads ADD COLUMN chart_service TEXT;
@@ -162,8 +160,6 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
         ${DAY_COUNTS('new', '+', { day: false })}
       END;
       DROP INDEX leads_by_week;
-      DROP INDEX leads_by_search;
-      CREATE INDEX leads_by_search ON leads (received_at, search_text, reference);
       DROP INDEX leads_by_status;
       CREATE INDEX leads_by_status ON leads (status, received_at) WHERE status <> 'new';
       DROP INDEX leads_by_postal_code;
