@@ -73,6 +73,8 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
     await page.getByLabel('Password').fill(STAFF.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    // The whole page, not its first part: a hundred leads of one phone make each row long.
+    await page.waitForLoadState('load');
   }
 
   /** The height an element takes on the page (its box and its bottom margin), and its box's. */
@@ -202,6 +204,7 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
       await page.getByRole('link', { name: '3 contacted' }).click();
       expect(await names(page)).toEqual(['Paige Pager 5', 'Paige Pager 6', 'Paige Pager 7']);
       await page.getByRole('link', { name: /came in today$/ }).click();
+      await page.waitForLoadState('load');
       expect(await page.locator('li.lead.compact').count()).toBe(Math.min(50, today));
       // A search looks for one customer: the counts stay out of its way (and out of its time).
       await page.getByLabel('Name, e-mail, phone or reference').fill('Paige Pager 42');
