@@ -57,6 +57,9 @@ export default defineConfig({
     actionBodySizeLimit: MAX_FORM_BODY_BYTES,
   },
   vite: {
+    // Under `npm run dev`, the forms' script needs Astro's actions client. Found only on a form's
+    // first visit, Vite would bundle it then and reload the page under the editor's (or a test's) eyes.
+    optimizeDeps: { include: ['astro/actions/runtime/entrypoints/client.js'] },
     build: {
       // Scripts as files, never inline (the pages' Content-Security-Policy allows this site's files only).
       assetsInlineLimit: 0,
