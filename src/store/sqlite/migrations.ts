@@ -176,4 +176,10 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX suspected_spam_by_phone ON suspected_spam (phone_e164, received_at);
     `,
   },
+  {
+    version: 19,
+    name: 'the leads still without an answer-by instant, so that a start reads only them',
+    // Every lead comes in with its instant, so a lead's write never touches this index.
+    sql: `CREATE INDEX leads_without_answer_by ON leads (received_at) WHERE answer_by IS NULL;`,
+  },
 ];

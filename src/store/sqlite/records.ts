@@ -159,7 +159,10 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
     },
     keepAnswerBy: (answerOf) =>
       guard(() => {
-        const rows = db.prepare('SELECT id, received_at FROM leads WHERE answer_by IS NULL').all() as Array<{ id: string; received_at: string }>;
+        const rows = db.prepare('SELECT id, received_at FROM leads INDEXED BY leads_without_answer_by WHERE answer_by IS NULL').all() as Array<{
+          id: string;
+          received_at: string;
+        }>;
         const keep = db.prepare('UPDATE leads SET answer_by = ? WHERE id = ? AND answer_by IS NULL');
         if (rows.length > 0) inTransaction(() => rows.forEach((r) => keep.run(answerOf(new Date(r.received_at)).toISOString(), r.id)));
         return rows.length;
