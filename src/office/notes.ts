@@ -18,21 +18,42 @@ export async function addNote(inbox: Pick<OfficeInbox, 'addNote'>, reference: st
   return (await inbox.addNote(reference, { at: now, by: actor, text: note }, audit)) ? { kind: 'added' } : { kind: 'no such lead' };
 }
 
-/** `actor` takes the lead with `reference` (`take`), or lets it go, so that it is nobody's; `false` when there is no such lead. */
-export async function takeLead(inbox: Pick<OfficeInbox, 'setOwner'>, reference: string, take: boolean, actor: string, now = new Date()): Promise<boolean> {
+/** Staff's answer when they would let go of a colleague's lead. */
+export const heldWords = (holder: string) =>
+  `${holder} has this lead, so only they or an owner can let it go. Nothing was changed: ask them, or an owner, to hand it on.`;
+
+/** What became of taking a lead or letting it go: done, no such lead, or nothing because a colleague has it (`holder`). */
+export type TakeOutcome = { kind: 'done' } | { kind: 'no such lead' } | { kind: 'held by a colleague'; holder: string };
+
+/**
+ * `actor` takes the lead with `reference` (`take`), or lets it go, so that it is nobody's. Staff (`ownOnly`) let go only of
+ * their own leads: a colleague's is theirs to let go, or an owner's to give.
+ */
+export async function takeLead(
+  inbox: Pick<OfficeInbox, 'workLead'>,
+  reference: string,
+  take: boolean,
+  actor: string,
+  { now = new Date(), ownOnly = false }: { now?: Date; ownOnly?: boolean } = {},
+): Promise<TakeOutcome> {
   const detail = take ? `Took ${reference}.` : `Let go of ${reference}: it is nobody's now.`;
-  return inbox.setOwner(reference, take ? actor : undefined, { at: now, actor, action: 'set the owner', detail });
+  const audit = { at: now, actor, action: 'set the owner', detail } as const;
+  const done = await inbox.workLead(reference, { owner: { to: take ? actor : undefined, audit, ...(ownOnly && !take && { onlyFrom: actor }) } });
+  if (!done) return { kind: 'no such lead' };
+  return done.heldBy === undefined ? { kind: 'done' } : { kind: 'held by a colleague', holder: done.heldBy };
 }
 
 /**
  * What one form of a lead changes, as `workLead` takes it: a new status, who has it from now on (an account's e-mail, `null`:
- * nobody), a note; each left out (`undefined`, an empty note) when the form did not change it.
+ * nobody), a note; each left out (`undefined`, an empty note) when the form did not change it. `ownOnly`: staff's form, which
+ * lets go only of the actor's own lead.
  */
 export interface LeadForm {
   reference: string;
   status?: LeadStatus;
   owner?: string | null;
   note: string;
+  ownOnly?: boolean;
 }
 
 /** What became of a lead's form: what it changed (and the status it had), nothing at all, or nothing because of the note or the lead. */
@@ -40,11 +61,13 @@ export type WorkOutcome =
   | { kind: 'worked'; from: LeadStatus; status?: LeadStatus; owner?: 'taken' | 'let go' | 'given'; noted: boolean }
   | { kind: 'nothing' }
   | { kind: 'too long'; length: number }
+  | { kind: 'held by a colleague'; holder: string }
   | { kind: 'no such lead' };
 
 /**
  * Makes what `actor`'s form of one lead changes, sent once: each change (status, who has it, a note) with its own line in the
- * audit trail, all in one transaction; a note too long changes nothing. A status set records the first contact as any does.
+ * audit trail, all in one transaction; a note too long, or staff letting go of a colleague's lead, changes nothing. A status
+ * set records the first contact as any does.
  */
 export async function workLead(inbox: Pick<OfficeInbox, 'workLead'>, form: LeadForm, actor: string, now = new Date()): Promise<WorkOutcome> {
   const { reference, status, owner } = form;
@@ -65,6 +88,7 @@ export async function workLead(inbox: Pick<OfficeInbox, 'workLead'>, form: LeadF
     ...(given && {
       owner: {
         to: owner ?? undefined,
+        ...(form.ownOnly && given === 'let go' && { onlyFrom: actor }),
         audit: audit(
           'set the owner',
           given === 'taken' ? `Took ${reference}.` : given === 'given' ? `Gave ${reference} to ${owner}.` : `Let go of ${reference}: it is nobody's now.`,
@@ -76,5 +100,6 @@ export async function workLead(inbox: Pick<OfficeInbox, 'workLead'>, form: LeadF
   if (!work.status && !work.owner && !work.note) return { kind: 'nothing' };
   const done = await inbox.workLead(reference, work);
   if (!done) return { kind: 'no such lead' };
+  if (done.heldBy !== undefined) return { kind: 'held by a colleague', holder: done.heldBy };
   return { kind: 'worked', from: done.from, ...(status && { status }), ...(given && { owner: given }), noted: note !== '' };
 }

@@ -69,10 +69,17 @@ export interface InboxQuery {
 /** What one form of a lead changes: each part given is one change, with its line in the audit trail. */
 export interface LeadWork {
   status?: { to: LeadStatus; by: string; at: Date; audit: (from: LeadStatus) => AuditEntry };
-  /** The account (its e-mail) that has it from now on; `undefined`: nobody. */
-  owner?: { to: string | undefined; audit: AuditEntry };
+  /**
+   * The account (its e-mail) that has it from now on; `undefined`: nobody. With `onlyFrom`, made only while the lead is
+   * nobody's or that account's: otherwise nothing of the form is written, and the answer names who has it.
+   */
+  owner?: { to: string | undefined; audit: AuditEntry; onlyFrom?: string };
   note?: { note: LeadNote; audit: AuditEntry };
 }
+
+/** Whether `work` changes who has a lead only from nobody or from one account, and another account has it (`holder`). */
+export const heldByAnother = (work: LeadWork, holder: string | null): boolean =>
+  work.owner?.onlyFrom !== undefined && holder !== null && holder !== work.owner.onlyFrom;
 
 /** A lead or a caught submission of the same person as another lead: same e-mail address or same phone number. */
 export interface PersonMatch {
@@ -106,7 +113,7 @@ export interface OfficeInbox {
    * What one form of the lead with `reference` changes (its status, who has it, a new note: any of them), in one transaction,
    * each change with its own line in the audit trail; says what its status was. `undefined` (nothing written) when there is no such lead.
    */
-  workLead(reference: string, work: LeadWork): Promise<{ from: LeadStatus } | undefined>;
+  workLead(reference: string, work: LeadWork): Promise<{ from: LeadStatus; heldBy?: string } | undefined>;
   /**
    * The leads and caught submissions sent with any of `people`'s e-mail addresses or phone numbers (normalised; an empty one
    * matches nothing): for each address and each number, its newest `SAME_PERSON_PER_KEY`, each once, newest first. One query, by index.

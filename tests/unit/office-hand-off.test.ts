@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toLeadRecord } from '../../src/leads/lead.ts';
 import { validateLead } from '../../src/leads/validate.ts';
-import { workLead } from '../../src/office/notes.ts';
+import { takeLead, workLead } from '../../src/office/notes.ts';
 import { backTo, inboxAddress, readInboxView } from '../../src/office/inbox-filters.ts';
 import { heldChangeWords, isHeldPath } from '../../src/office/held-change.ts';
 import { OFFICE_PAGES } from '../../src/office/roles.ts';
@@ -141,15 +141,25 @@ for (const kind of stores) {
       expect(await names('nobody')).toEqual(['Bob Kept']);
       expect(await store.inboxCount({ owner: { id: helperId } })).toBe(1);
       // Staff take a lead for themselves, and let it go: one line each.
-      expect(await workLead(store, { reference: ada, owner: null, note: '' }, HELPER, at)).toMatchObject({ kind: 'worked', owner: 'let go', noted: false });
-      expect(await workLead(store, { reference: ada, owner: HELPER, note: '' }, HELPER, at)).toMatchObject({ owner: 'taken' });
+      const own = { ownOnly: true, note: '' };
+      expect(await workLead(store, { ...own, reference: ada, owner: null }, HELPER, at)).toMatchObject({ kind: 'worked', owner: 'let go', noted: false });
+      expect(await workLead(store, { ...own, reference: ada, owner: HELPER }, HELPER, at)).toMatchObject({ owner: 'taken' });
       expect((await store.recent(2)).map((e) => e.detail)).toEqual([`Took ${ada}.`, `Let go of ${ada}: it is nobody's now.`]);
+      // A colleague's lead is not staff's to let go, by this form or by the single one: nothing of it is written.
+      const colleague = 'colleague@example.com';
+      const forms = { reference: ada, status: 'done' as const, owner: null, note: 'Not mine.', ownOnly: true };
+      expect(await workLead(store, forms, colleague, at)).toEqual({ kind: 'held by a colleague', holder: HELPER });
+      expect(await takeLead(store, ada, false, colleague, { now: at, ownOnly: true })).toEqual({ kind: 'held by a colleague', holder: HELPER });
       // Nothing to change, a note too long or a lead gone: nothing written.
       expect(await workLead(store, { reference: ada, note: '   ' }, HELPER, at)).toEqual({ kind: 'nothing' });
       expect(await workLead(store, { reference: ada, status: 'done', note: 'x'.repeat(2001) }, HELPER, at)).toEqual({ kind: 'too long', length: 2001 });
       expect(await workLead(store, { reference: 'Q-3333-33', status: 'done', owner: HELPER, note: 'Lost.' }, HELPER, at)).toEqual({ kind: 'no such lead' });
       expect(await store.recent(10)).toHaveLength(5);
-      expect((await store.inbox({ reference: ada, limit: 1, offset: 0 }))[0]).toMatchObject({ status: 'contacted', owner: HELPER });
+      const [kept] = await store.inbox({ reference: ada, limit: 1, offset: 0 });
+      expect(kept).toMatchObject({ status: 'contacted', owner: HELPER });
+      expect(kept!.notes.map((n) => n.text)).not.toContain('Not mine.');
+      // An owner hands it on, whoever has it.
+      expect(await takeLead(store, ada, false, BOSS, { now: at })).toEqual({ kind: 'done' });
     });
 
     it("finds the same person's other leads and caught submissions by e-mail or phone, in one query, each key's newest alone", async () => {

@@ -131,8 +131,8 @@ for (const kind of stores) {
       expect(await addNote(store, ada, '   ', 'boss@example.com', t2)).toEqual({ kind: 'empty' });
       expect(await addNote(store, ada, 'x'.repeat(2001), 'boss@example.com', t2)).toEqual({ kind: 'too long', length: 2001 });
       expect(await addNote(store, 'Q-3333-33', 'Lost.', 'boss@example.com', t2)).toEqual({ kind: 'no such lead' });
-      expect(await takeLead(store, ada, true, 'helper@example.com', t2)).toBe(true);
-      expect(await takeLead(store, 'Q-3333-33', true, 'helper@example.com', t2)).toBe(false);
+      expect(await takeLead(store, ada, true, 'helper@example.com', { now: t2 })).toEqual({ kind: 'done' });
+      expect(await takeLead(store, 'Q-3333-33', true, 'helper@example.com', { now: t2 })).toEqual({ kind: 'no such lead' });
       const [item] = await store.inbox({ search: 'ada notes', limit: 10, offset: 0 });
       expect(item).toMatchObject({
         owner: 'helper@example.com',
@@ -144,7 +144,7 @@ for (const kind of stores) {
       const names = async (owner: { email: string } | 'nobody') => (await store.inbox({ owner, limit: 10, offset: 0 })).map((i) => i.lead.fields.name);
       expect(await names({ email: 'helper@example.com' })).toEqual(['Ada Notes']);
       expect(await names('nobody')).toEqual(['Bob Nobody']);
-      expect(await takeLead(store, ada, false, 'helper@example.com', t2)).toBe(true);
+      expect(await takeLead(store, ada, false, 'helper@example.com', { now: t2, ownOnly: true })).toEqual({ kind: 'done' });
       expect((await names('nobody')).sort()).toEqual(['Ada Notes', 'Bob Nobody']);
       // The audit trail says a note was added, never what it says.
       const trail = await store.recent(10);

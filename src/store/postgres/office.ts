@@ -2,7 +2,17 @@
  * The PostgreSQL store's office roles: the inbox with each lead's status, suspected spam kept aside,
  * and the audit trail (the staff's accounts and sessions are `office-staff.ts`).
  */
-import type { AuditEntry, AuditTrail, InboxQuery, LeadStatus, LeadWork, OfficeInbox, SpamFolder, SpamRelease } from '../../office/store.ts';
+import {
+  heldByAnother,
+  type AuditEntry,
+  type AuditTrail,
+  type InboxQuery,
+  type LeadStatus,
+  type LeadWork,
+  type OfficeInbox,
+  type SpamFolder,
+  type SpamRelease,
+} from '../../office/store.ts';
 import { REPLAY_WINDOW_MS } from '../../leads/store.ts';
 import { Lost, type TakeInTransaction } from './intake.ts';
 import { searchText, spamSearchFacts } from '../../office/search.ts';
@@ -22,12 +32,13 @@ export function postgresOffice(
   /** One form's changes to a lead, each with its audit line, in one transaction (the lead's row locked). */
   const workLead = (reference: string, work: LeadWork) =>
     transaction(async (c) => {
-      const { rows } = await c.query<{ id: string; status: LeadStatus; received_at: Date }>(
-        'SELECT id, status, received_at FROM leads WHERE reference = $1 FOR UPDATE',
+      const { rows } = await c.query<{ id: string; status: LeadStatus; received_at: Date; owner: string | null }>(
+        'SELECT id, status, received_at, owner FROM leads WHERE reference = $1 FOR UPDATE',
         [reference],
       );
       const row = rows[0];
       if (!row) return undefined;
+      if (heldByAnother(work, row.owner)) return { from: row.status, heldBy: row.owner! };
       if (work.status) {
         const { to, by, at, audit } = work.status;
         await c.query('UPDATE leads SET status = $2, status_by = $3, status_at = $4 WHERE id = $1', [row.id, to, by, at]);

@@ -2,7 +2,17 @@
  * The SQLite store's office roles: the inbox with each lead's status, suspected spam kept aside, and
  * the audit trail (the staff's accounts and sessions are `office-staff.ts`).
  */
-import type { AuditEntry, AuditTrail, InboxQuery, LeadStatus, LeadWork, OfficeInbox, SpamFolder, SpamRelease } from '../../office/store.ts';
+import {
+  heldByAnother,
+  type AuditEntry,
+  type AuditTrail,
+  type InboxQuery,
+  type LeadStatus,
+  type LeadWork,
+  type OfficeInbox,
+  type SpamFolder,
+  type SpamRelease,
+} from '../../office/store.ts';
 import type { TakeInTransaction } from './intake.ts';
 import { searchText, spamSearchFacts } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
@@ -18,9 +28,10 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction, cl
   const workLead = (reference: string, work: LeadWork) =>
     guard(() =>
       inTransaction(() => {
-        const row = db.prepare('SELECT id, status, received_at FROM leads WHERE reference = ?').get(reference) as
-          { id: string; status: LeadStatus; received_at: string } | undefined;
+        const row = db.prepare('SELECT id, status, received_at, owner FROM leads WHERE reference = ?').get(reference) as
+          { id: string; status: LeadStatus; received_at: string; owner: string | null } | undefined;
         if (!row) return undefined;
+        if (heldByAnother(work, row.owner)) return { from: row.status, heldBy: row.owner! };
         if (work.status) {
           const { to, by, at, audit } = work.status;
           db.prepare('UPDATE leads SET status = ?, status_by = ?, status_at = ? WHERE id = ?').run(to, by, iso(at), row.id);
