@@ -17,6 +17,7 @@ import { changeStatus } from '../../src/office/status.ts';
 import type { Store } from '../../src/store/index.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+import { LEADS_WITHOUT_ANSWER_BY } from '../../src/store/sqlite/records.ts';
 import { promise, quote, serviceArea } from '../support/fixtures.ts';
 import { createSchema, postgresAvailable } from '../support/services.ts';
 
@@ -136,3 +137,16 @@ for (const kind of stores) {
     });
   });
 }
+
+describe('the SQLite store at start-up', () => {
+  it('reads only the leads without an answer-by instant, by their own index, never the whole table', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'promise-plan-'));
+    const path = join(dir, 'leads.sqlite');
+    await openSqliteStore(path).close();
+    const db = new DatabaseSync(path, { readOnly: true });
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${LEADS_WITHOUT_ANSWER_BY}`).all() as Array<{ detail: string }>).map((p) => p.detail);
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+    expect(plan).toEqual(['SCAN leads USING INDEX leads_without_answer_by']);
+  });
+});

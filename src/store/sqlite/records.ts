@@ -19,6 +19,9 @@ const theirs = (match: PersonMatch, ids: readonly string[] | undefined): [string
     ? [`${personColumn(match)} = ? AND id IN (SELECT value FROM json_each(?))`, [match.value, JSON.stringify(ids)]]
     : [`${personColumn(match)} = ?`, [match.value]];
 
+/** The leads stored without an answer-by instant (by hand, or by a version that did not keep it): read by their own partial index. */
+export const LEADS_WITHOUT_ANSWER_BY = 'SELECT id, received_at FROM leads WHERE answer_by IS NULL';
+
 /** The records role on `handle`. */
 export function sqliteRecords(handle: SqliteHandle): LeadRecords {
   const { db, guard, inTransaction, eraseFromWal, writeAudit } = handle;
@@ -159,10 +162,7 @@ export function sqliteRecords(handle: SqliteHandle): LeadRecords {
     },
     keepAnswerBy: (answerOf) =>
       guard(() => {
-        const rows = db.prepare('SELECT id, received_at FROM leads INDEXED BY leads_without_answer_by WHERE answer_by IS NULL').all() as Array<{
-          id: string;
-          received_at: string;
-        }>;
+        const rows = db.prepare(LEADS_WITHOUT_ANSWER_BY).all() as Array<{ id: string; received_at: string }>;
         const keep = db.prepare('UPDATE leads SET answer_by = ? WHERE id = ? AND answer_by IS NULL');
         if (rows.length > 0) inTransaction(() => rows.forEach((r) => keep.run(answerOf(new Date(r.received_at)).toISOString(), r.id)));
         return rows.length;
