@@ -3,14 +3,15 @@
  * embedded store: the office's menu says how many caught submissions wait in suspected spam on every
  * page, with and without JavaScript; and a member of staff who opens an owner's page from a bookmark
  * gets a page in the office's look (its header and stylesheet, nothing the policy refuses) that says
- * why in words and leads back to the inbox, on a 390 px phone.
+ * why in words and leads back to the inbox, on a 390 px phone; so does one who changes a lead's form by
+ * hand to let go of a colleague's lead, and nothing of that form is saved.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
 import { freePort, startServer, type RunningServer } from '../support/server.ts';
-import { newClient } from '../support/fixtures.ts';
-import { addUser, STAFF, sentTooFast, signInOnPage } from '../support/office.ts';
+import { newClient, quote } from '../support/fixtures.ts';
+import { addUser, officePost, openLead, sentLead, signedIn, STAFF, sentTooFast, signInOnPage } from '../support/office.ts';
 
 /** Where the pictures a reviewer looks at are written (not the guides' pictures). */
 const PICTURES = process.env.OFFICE_PICTURES_DIR;
@@ -99,6 +100,32 @@ describe.skipIf(!chromiumAvailable())("the office's count of suspected spam and 
     if (PICTURES) await page.screenshot({ path: `${PICTURES}/office-refusal-403-390.png`, fullPage: true });
     await page.getByRole('link', { name: 'Back to the inbox' }).click();
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    await context.close();
+  }, 60_000);
+
+  it('answers staff who change a colleague’s lead to “Nobody” by hand with a page naming who has it, and saves nothing of the form', async () => {
+    const reference = await sentLead(server.url, quote({ name: 'Hal Heldby', email: 'hal.heldby@example.com', phone: '(503) 555-0164' }));
+    const owner = await signedIn(server.url);
+    expect((await officePost(server.url, '/office/take', { reference, take: 'yes', back: '/office' }, owner)).status).toBe(303);
+    const { context, page } = await visitor({ width: 390, javaScript: true });
+    await signInOnPage(page, server.url, helper);
+    const row = await openLead(page, reference);
+    // The page offers staff the holder and "You" alone: the choice "Nobody" is put in by hand, as a tampered form would send it.
+    const owners = row.getByLabel('Who has it');
+    expect(await owners.locator('option').allInnerTexts()).toEqual([STAFF.email, 'You']);
+    await owners.evaluate((select) => select.append(new Option('Nobody', 'nobody', true, true)));
+    await row.getByLabel('Status').selectOption('done');
+    await row.getByLabel(/^Note of the call/).fill('Not mine, letting it go.');
+    const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/office/work')), row.getByRole('button', { name: 'Save' }).click()]);
+    expect(response.status()).toBe(403);
+    const words = await page.getByRole('alert').innerText();
+    expect(words).toContain(`${STAFF.email} has this lead, so only they or an owner can let it go. Nothing was changed`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    if (PICTURES) await page.screenshot({ path: `${PICTURES}/office-refusal-held-390.png`, fullPage: true });
+    await page.getByRole('link', { name: 'Back to the inbox' }).click();
+    const again = await openLead(page, reference);
+    expect(await again.innerText()).not.toContain('Not mine, letting it go.');
+    expect(await again.getByLabel('Status').inputValue()).toBe('new');
     await context.close();
   }, 60_000);
 });
