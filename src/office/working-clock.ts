@@ -20,7 +20,7 @@ function localInstant(date: string, minutes: number, timeZone: string): number {
  * those days laid out once, then each pair found in them by halves. The same minutes (the tests
  * compare them), at a fraction of a microsecond a pair instead of tens: 12,000 leads took 465 ms.
  */
-export function workingClock(promise: CallBackPromise, from: Date, to: Date): (a: Date, b: Date) => number {
+function workingClock(promise: CallBackPromise, from: Date, to: Date): (a: Date, b: Date) => number {
   const opens: number[] = [];
   const closes: number[] = [];
   const before: number[] = [];
