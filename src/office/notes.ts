@@ -18,17 +18,15 @@ export async function addNote(inbox: Pick<OfficeInbox, 'addNote'>, reference: st
   return (await inbox.addNote(reference, { at: now, by: actor, text: note }, audit)) ? { kind: 'added' } : { kind: 'no such lead' };
 }
 
-/** Staff's answer when they would let go of a colleague's lead. */
-export const heldWords = (holder: string) =>
-  `${holder} has this lead, so only they or an owner can let it go. Nothing was changed: ask them, or an owner, to hand it on.`;
+/** Staff's answer when a colleague has the lead they would make nobody's (a form changed by hand, or shown before the colleague took it). */
+export const takenWords = (holder: string) =>
+  `${holder} has this lead now, so you cannot make it nobody’s. Nothing was saved, not even a note: ` +
+  'go back and choose “You” to take it over, or ask them or an owner.';
 
 /** What became of taking a lead or letting it go: done, no such lead, or nothing because a colleague has it (`holder`). */
-export type TakeOutcome = { kind: 'done' } | { kind: 'no such lead' } | { kind: 'held by a colleague'; holder: string };
+export type TakeOutcome = { kind: 'done' } | { kind: 'no such lead' } | { kind: 'taken by a colleague'; holder: string };
 
-/**
- * `actor` takes the lead with `reference` (`take`), or lets it go, so that it is nobody's. Staff (`ownOnly`) let go only of
- * their own leads: a colleague's is theirs to let go, or an owner's to give.
- */
+/** `actor` takes the lead with `reference` (`take`), or lets it go, so that it is nobody's: `workLead`'s form with that alone. */
 export async function takeLead(
   inbox: Pick<OfficeInbox, 'workLead'>,
   reference: string,
@@ -36,11 +34,10 @@ export async function takeLead(
   actor: string,
   { now = new Date(), ownOnly = false }: { now?: Date; ownOnly?: boolean } = {},
 ): Promise<TakeOutcome> {
-  const detail = take ? `Took ${reference}.` : `Let go of ${reference}: it is nobody's now.`;
-  const audit = { at: now, actor, action: 'set the owner', detail } as const;
-  const done = await inbox.workLead(reference, { owner: { to: take ? actor : undefined, audit, ...(ownOnly && !take && { onlyFrom: actor }) } });
-  if (!done) return { kind: 'no such lead' };
-  return done.heldBy === undefined ? { kind: 'done' } : { kind: 'held by a colleague', holder: done.heldBy };
+  const worked = await workLead(inbox, { reference, owner: take ? actor : null, note: '', ownOnly }, actor, now);
+  if (worked.kind === 'worked') return { kind: 'done' };
+  if (worked.kind === 'no such lead' || worked.kind === 'taken by a colleague') return worked;
+  throw new Error(`taking or letting go of a lead came to "${worked.kind}"`);
 }
 
 /**
@@ -61,7 +58,7 @@ export type WorkOutcome =
   | { kind: 'worked'; from: LeadStatus; status?: LeadStatus; owner?: 'taken' | 'let go' | 'given'; noted: boolean }
   | { kind: 'nothing' }
   | { kind: 'too long'; length: number }
-  | { kind: 'held by a colleague'; holder: string }
+  | { kind: 'taken by a colleague'; holder: string }
   | { kind: 'no such lead' };
 
 /**
@@ -100,6 +97,6 @@ export async function workLead(inbox: Pick<OfficeInbox, 'workLead'>, form: LeadF
   if (!work.status && !work.owner && !work.note) return { kind: 'nothing' };
   const done = await inbox.workLead(reference, work);
   if (!done) return { kind: 'no such lead' };
-  if (done.heldBy !== undefined) return { kind: 'held by a colleague', holder: done.heldBy };
+  if (done.takenBy !== undefined) return { kind: 'taken by a colleague', holder: done.takenBy };
   return { kind: 'worked', from: done.from, ...(status && { status }), ...(given && { owner: given }), noted: note !== '' };
 }

@@ -1,5 +1,5 @@
 /**
- * The office's refusals as pages (403, 404, 405, 413, 429 and the other refusals of its guard and
+ * The office's refusals as pages (403, 404, 405, 409, 413, 429 and the other refusals of its guard and
  * its actions): the office's look (its stylesheet, the layout's header), a heading and the reason in
  * words, and a way back to the inbox. Made without Astro, as the office guard answers before any
  * page renders. Nothing of what was sent is shown (no customer's details, no address asked for):
@@ -15,6 +15,7 @@ const HEADINGS: Record<number, string> = {
   405: 'Not a way to use this page',
   408: 'Not sent in full',
   413: 'Too long to take',
+  409: 'Changed meanwhile',
   415: 'Not a form of the office’s',
   429: 'Too many changes in a minute',
 };

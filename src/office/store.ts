@@ -78,7 +78,7 @@ export interface LeadWork {
 }
 
 /** Whether `work` changes who has a lead only from nobody or from one account, and another account has it (`holder`). */
-export const heldByAnother = (work: LeadWork, holder: string | null): boolean =>
+export const takenByAnother = (work: LeadWork, holder: string | null): boolean =>
   work.owner?.onlyFrom !== undefined && holder !== null && holder !== work.owner.onlyFrom;
 
 /** A lead or a caught submission of the same person as another lead: same e-mail address or same phone number. */
@@ -107,13 +107,12 @@ export interface OfficeInbox {
   setStatus(reference: string, status: LeadStatus, by: string, at: Date, audit: (from: LeadStatus) => AuditEntry): Promise<{ from: LeadStatus } | undefined>;
   /** Adds `note` to the lead with `reference`, with `audit`'s line; `false` (nothing written) when there is no such lead. */
   addNote(reference: string, note: LeadNote, audit: AuditEntry): Promise<boolean>;
-  /** Makes `owner` the lead's owner (`undefined`: nobody's), with `audit`'s line; `false` when there is no such lead. */
-  setOwner(reference: string, owner: string | undefined, audit: AuditEntry): Promise<boolean>;
   /**
    * What one form of the lead with `reference` changes (its status, who has it, a new note: any of them), in one transaction,
-   * each change with its own line in the audit trail; says what its status was. `undefined` (nothing written) when there is no such lead.
+   * each change with its own line in the audit trail; says what its status was. `undefined` (nothing written) when there is no such lead;
+   * `takenBy` (nothing written) when the owner's change has `onlyFrom` and another account has the lead.
    */
-  workLead(reference: string, work: LeadWork): Promise<{ from: LeadStatus; heldBy?: string } | undefined>;
+  workLead(reference: string, work: LeadWork): Promise<{ from: LeadStatus; takenBy?: string } | undefined>;
   /**
    * The leads and caught submissions sent with any of `people`'s e-mail addresses or phone numbers (normalised; an empty one
    * matches nothing): for each address and each number, its newest `SAME_PERSON_PER_KEY`, each once, newest first. One query, by index.

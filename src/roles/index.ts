@@ -118,7 +118,6 @@ export function officeRoles(store: OfficeStore): {
       inbox: true,
       setStatus: true,
       addNote: true,
-      setOwner: true,
       workLead: true,
       samePerson: true,
       personLeads: true,

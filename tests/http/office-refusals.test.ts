@@ -2,7 +2,7 @@
  * Every refusal of the office is a page in its look, in process through the front door the server
  * uses (`answerOnDemand`) on a real SQLite store: a member of staff on an owner's page (403), a change
  * from elsewhere (403), a method the office does not take (405), a form too long (413), one change too
- * many (429), a lead that is gone (404, the take action's own), staff letting go of a colleague's lead (403): each keeps its status, its headers and
+ * many (429), a lead that is gone (404, the take action's own), staff letting go of a lead a colleague has (409): each keeps its status, its headers and
  * the rate limit as they were, says why in words under the office's header, leads back to the inbox,
  * runs and styles nothing inline, and shows nothing of what was sent.
  */
@@ -126,14 +126,16 @@ describe("the office's refusals", () => {
     expect(html).not.toContain('Q-P7RH-Q4');
   });
 
-  it('answers staff letting go of a colleague’s lead, by either form, with a page naming who has it, and changes nothing', async () => {
+  it('answers staff letting go of a lead a colleague has, by either form, with a page naming who has it now, and changes nothing', async () => {
     const sent = await app.fetch('/api/v1/leads', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', ...newClient() },
       body: JSON.stringify(quote()),
     });
     const { reference } = (await sent.json()) as { reference: string };
-    await app.store.setOwner(reference, OWNER, { at: new Date(), actor: OWNER, action: 'set the owner', detail: `Took ${reference}.` });
+    await app.store.workLead(reference, {
+      owner: { to: OWNER, audit: { at: new Date(), actor: OWNER, action: 'set the owner', detail: `Took ${reference}.` } },
+    });
     const helper = await session(HELPER);
     const page =
       (handler: typeof postWork): Page =>
@@ -142,9 +144,14 @@ describe("the office's refusals", () => {
     // The lead's own form, posted by hand with "Nobody" (the form shows staff only the holder and "You"), and the single form.
     const byHand = { reference, owner: 'nobody', 'was-owner': 'me', status: 'done', 'was-status': 'new', note: 'Mine now.', back: '/office' };
     const work = await office('/office/work', form(byHand, helper), page(postWork));
-    await expectRefusalPage(work, 403, new RegExp(`${OWNER} has this lead, so only they or an owner can let it go. Nothing was changed`));
+    const html = await expectRefusalPage(
+      work,
+      409,
+      new RegExp(`${OWNER} has this lead now, so you cannot make it nobody’s. Nothing was saved, not even a note`),
+    );
+    expect(html).toContain('<h1>Changed meanwhile</h1>');
     const take = await office('/office/take', form({ reference, take: 'no', back: '/office' }, helper), page(postTake));
-    await expectRefusalPage(take, 403, /only they or an owner can let it go/);
+    await expectRefusalPage(take, 409, /has this lead now, so you cannot make it nobody’s/);
     const [lead] = await app.store.inbox({ reference, limit: 1, offset: 0 });
     expect(lead).toMatchObject({ owner: OWNER, status: 'new', notes: [] });
   });

@@ -148,8 +148,8 @@ for (const kind of stores) {
       // A colleague's lead is not staff's to let go, by this form or by the single one: nothing of it is written.
       const colleague = 'colleague@example.com';
       const forms = { reference: ada, status: 'done' as const, owner: null, note: 'Not mine.', ownOnly: true };
-      expect(await workLead(store, forms, colleague, at)).toEqual({ kind: 'held by a colleague', holder: HELPER });
-      expect(await takeLead(store, ada, false, colleague, { now: at, ownOnly: true })).toEqual({ kind: 'held by a colleague', holder: HELPER });
+      expect(await workLead(store, forms, colleague, at)).toEqual({ kind: 'taken by a colleague', holder: HELPER });
+      expect(await takeLead(store, ada, false, colleague, { now: at, ownOnly: true })).toEqual({ kind: 'taken by a colleague', holder: HELPER });
       // Nothing to change, a note too long or a lead gone: nothing written.
       expect(await workLead(store, { reference: ada, note: '   ' }, HELPER, at)).toEqual({ kind: 'nothing' });
       expect(await workLead(store, { reference: ada, status: 'done', note: 'x'.repeat(2001) }, HELPER, at)).toEqual({ kind: 'too long', length: 2001 });

@@ -613,7 +613,7 @@ for (const kind of stores) {
       const cy = await lead(store, { ...quote(), name: 'Cy Export', phone: '(503) 555-0133', preferredDates: ['2026-11-27'] }, at(3));
       const audit = { at: at(9), actor: 'ann@example.com', action: 'added a note', detail: 'A note.' } as const;
       await store.setStatus(ann, 'contacted', 'ann@example.com', at(10), () => ({ ...audit, action: 'set a status' }));
-      await store.setOwner(ann, 'ann@example.com', { ...audit, action: 'set the owner' });
+      await store.workLead(ann, { owner: { to: 'ann@example.com', audit: { ...audit, action: 'set the owner' } } });
       await store.addNote(ann, { at: at(11), by: 'ann@example.com', text: 'Called, no answer.' }, audit);
       await store.addNote(ann, { at: at(12), by: 'bo@example.com', text: 'Rang back: Tuesday.' }, audit);
       const exported = async (filter: Parameters<Store['exportInbox']>[0]) => {

@@ -3,7 +3,7 @@
  * and the audit trail (the staff's accounts and sessions are `office-staff.ts`).
  */
 import {
-  heldByAnother,
+  takenByAnother,
   type AuditEntry,
   type AuditTrail,
   type InboxQuery,
@@ -38,7 +38,7 @@ export function postgresOffice(
       );
       const row = rows[0];
       if (!row) return undefined;
-      if (heldByAnother(work, row.owner)) return { from: row.status, heldBy: row.owner! };
+      if (takenByAnother(work, row.owner)) return { from: row.status, takenBy: row.owner! };
       if (work.status) {
         const { to, by, at, audit } = work.status;
         await c.query('UPDATE leads SET status = $2, status_by = $3, status_at = $4 WHERE id = $1', [row.id, to, by, at]);
@@ -73,7 +73,6 @@ export function postgresOffice(
     },
     setStatus: (reference, status, by, at, audit) => workLead(reference, { status: { to: status, by, at, audit } }),
     addNote: async (reference, note, audit) => (await workLead(reference, { note: { note, audit } })) !== undefined,
-    setOwner: async (reference, owner, audit) => (await workLead(reference, { owner: { to: owner, audit } })) !== undefined,
     workLead,
     samePerson: (people) => samePerson(handle, people),
     personLeads: async (match) => {

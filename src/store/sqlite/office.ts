@@ -3,7 +3,7 @@
  * the audit trail (the staff's accounts and sessions are `office-staff.ts`).
  */
 import {
-  heldByAnother,
+  takenByAnother,
   type AuditEntry,
   type AuditTrail,
   type InboxQuery,
@@ -31,7 +31,7 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction, cl
         const row = db.prepare('SELECT id, status, received_at, owner FROM leads WHERE reference = ?').get(reference) as
           { id: string; status: LeadStatus; received_at: string; owner: string | null } | undefined;
         if (!row) return undefined;
-        if (heldByAnother(work, row.owner)) return { from: row.status, heldBy: row.owner! };
+        if (takenByAnother(work, row.owner)) return { from: row.status, takenBy: row.owner! };
         if (work.status) {
           const { to, by, at, audit } = work.status;
           db.prepare('UPDATE leads SET status = ?, status_by = ?, status_at = ? WHERE id = ?').run(to, by, iso(at), row.id);
@@ -70,7 +70,6 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction, cl
       }),
     setStatus: (reference, status, by, at, audit) => workLead(reference, { status: { to: status, by, at, audit } }),
     addNote: async (reference, note, audit) => (await workLead(reference, { note: { note, audit } })) !== undefined,
-    setOwner: async (reference, owner, audit) => (await workLead(reference, { owner: { to: owner, audit } })) !== undefined,
     workLead,
     samePerson: (people) => guard(() => samePerson(handle, people)),
     personLeads: (match) =>
