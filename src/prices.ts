@@ -45,6 +45,10 @@ export const dollars = (n: number) => `$${n.toLocaleString('en-US')}`;
 /** A range in words: "from $130 to $180" (or "from $130" when both ends are the same). */
 export const rangeWords = (r: PriceRange) => (r.from === r.to ? `from ${dollars(r.from)}` : `from ${dollars(r.from)} to ${dollars(r.to)}`);
 
+/** The lowest starting price of the whole guide, which the home page states: `undefined` for a guide without prices. */
+export const startingPrice = (guide: PriceGuide | undefined): number | undefined =>
+  guide && guide.length > 0 ? Math.min(...guide.map((service) => service.from)) : undefined;
+
 /**
  * The guide from the editors' prices (by cleaning, then by size), in the order of `services`;
  * undefined when there are none. A cleaning without prices is left out.

@@ -39,6 +39,7 @@ function requestLine(r: LogRecord): string | undefined {
   if (typeof r.durationMs === 'number') parts.push(`${Math.round(r.durationMs)} ms`);
   if (r.clientGone) parts.push('(the client left before the whole answer)');
   if (r.error) parts.push(`(${String(r.error)})`);
+  if (r.refusedOrigin) parts.push(`(a form sent from ${String(r.refusedOrigin)}, not from this site)`);
   return parts.filter((p) => p !== undefined).join(' ');
 }
 

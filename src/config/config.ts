@@ -129,7 +129,7 @@ export interface BackupSettings {
 /** The validated, frozen configuration of one process. */
 export interface Config {
   readonly siteUrl: string;
-  /** Whether `SITE_URL` was set; unset, `siteUrl` names localhost and the port (and `npm run dev` follows its own, `dev-origin.ts`). */
+  /** Whether `SITE_URL` was set; unset, `siteUrl` names localhost and the port (and `npm run dev` follows its own, `site-origins.ts`). */
   readonly siteUrlSet: boolean;
   /**
    * What this deployment is for, as every document states it (`ENVIRONMENT`): `production` takes

@@ -35,7 +35,9 @@ export const FRONTMATTER = /(?:^\uFEFF?|^\s*\n)---([\s\S]*?\n)---/;
 const unreadable = (file: string, text: string, yaml: string, firstLine: number): Mistake => {
   const mistake = syntaxMistake(yaml, firstLine) ?? { line: firstLine, column: 1, allowed: GENERAL_RULE };
   const written = (text.split('\n')[mistake.line - 1] ?? '').trim();
-  return { file, field: '', ...mistake, found: written.length > 60 ? `${written.slice(0, 60)}…` : written };
+  // Nothing after a line that cannot be read is read at all: say so, or a fixed line seems to bring new mistakes.
+  const rest = `. The rest of ${file} is checked once this line can be read`;
+  return { file, field: '', ...mistake, allowed: `${mistake.allowed}${rest}`, found: written.length > 60 ? `${written.slice(0, 60)}…` : written };
 };
 
 export function checkContent(root: string): Mistake[] {

@@ -5,7 +5,7 @@
 import { z } from 'astro/zod';
 import { toE164UsPhone } from '../leads/phone.ts';
 import { readDays, readHours } from '../site/opening-hours.ts';
-import { group, list, must, rule, text } from './rules.ts';
+import { group, list, must, numberRule, rule, text } from './rules.ts';
 
 /** A 5-digit ZIP code, written as a number (97201) or as text ("02134"). */
 const PostalCode = z
@@ -49,7 +49,7 @@ export const company = z.strictObject(
     answersWithin: z.strictObject(
       {
         workingDays: z
-          .number({ error: rule('a whole number of working days from 1 to 10', '1') })
+          .number({ error: numberRule('a whole number of working days from 1 to 10', '1') })
           .int()
           .min(1)
           .max(10),

@@ -3,7 +3,7 @@
  * their frontmatter: each field's rule, with an example, in the editors' words (`./rules.ts`).
  */
 import { z } from 'astro/zod';
-import { date, group, list, must, rule, text } from './rules.ts';
+import { date, group, list, must, numberRule, text } from './rules.ts';
 import { prices, unlistedServices } from './prices.ts';
 
 /** A place in the main navigation; leave it out to keep a page out of it. */
@@ -11,7 +11,7 @@ const Nav = z.strictObject(
   {
     label: text('a menu label', 2, 24, 'Questions'),
     order: z
-      .number({ error: rule('a whole number (the place in the menu)', '3') })
+      .number({ error: numberRule('a whole number (the place in the menu)', '3') })
       .int()
       .min(0),
   },

@@ -24,6 +24,9 @@ export function found(input: unknown): string {
   return String(input);
 }
 
+/** Words written where a number belongs, as the editor wrote them: 'the word "three"'. */
+const wordsFound = (input: string) => `the ${/\s/.test(input.trim()) ? 'words' : 'word'} "${input.length > 40 ? `${input.slice(0, 40)}…` : input.trim()}"`;
+
 const EXAMPLE = '; for example: ';
 const FOUND = '; found ';
 /** Marks a message that says nothing of what was found. */
@@ -50,6 +53,17 @@ export const rule =
   (expected: string, example: string) =>
   (issue: { input?: unknown }): string =>
     message(`must be ${expected}`, example, issue.input);
+
+/**
+ * The rule of a number, `expected` ("a whole number from 1 to 10"): a word where the number belongs
+ * ("three", "one day") is said as a word, since "5 characters" would puzzle the person who wrote it.
+ */
+export const numberRule =
+  (expected: string, example: string) =>
+  (issue: { input?: unknown }): string =>
+    typeof issue.input === 'string' && issue.input.trim() !== '' && Number.isNaN(Number(issue.input))
+      ? `${message(`must be ${expected}, written in digits`, example, NOT_SAID)}${FOUND}${wordsFound(issue.input)}`
+      : rule(expected, example)(issue);
 
 /** A rule of a refinement (`.refine(test, must('…', '…'))`): what the value must do, and an example. */
 export const must = (requirement: string, example: string) => ({

@@ -111,7 +111,7 @@ export function syntaxMistake(text: string, firstLine = 1): SyntaxMistake | unde
   if (group) {
     const [i, column] = group;
     const [open, close, what] = lines[i]![column] === '{' ? ['{', '}', 'group'] : ['[', ']', 'list'];
-    return at(i, column, `must close the ${what} it opens with ${open}: put ${close} at its end`, `${lines[i]!.trimEnd()} ${close}`);
+    return at(i, column, `must end with ${close}, to match the ${open} that opens the ${what} on this line`, `${lines[i]!.trimEnd()} ${close}`);
   }
   // Otherwise the first line from which the text cannot be read.
   let bad = lines.findIndex((_, i) => isContent(lines[i]!) && errorsOf(lines.slice(0, i + 1).join('\n')).length > 0);

@@ -14,8 +14,8 @@ import type { ApiContext } from './context.ts';
 import { rateLimitHeaders } from './headers.ts';
 import { readBodyBytes } from './read-body.ts';
 import { Problem } from '../problems/problem.ts';
-import { sameOrigin } from './same-origin.ts';
-import { siteOrigins } from '../config/dev-origin.ts';
+import { fromSiteOrigin } from './same-origin.ts';
+import { siteOrigins } from '../config/site-origins.ts';
 import { outcomeMessage } from '../web-forms/submit.ts';
 
 /**
@@ -30,14 +30,17 @@ const AGAIN = 'Nothing was sent. Go back to the form, reload the page and send i
 
 /** What a person reads for each refusal, by the problem code the API would give. */
 const REFUSALS = {
-  forbidden: `This form can only be sent from its page on this site. ${AGAIN}`,
   unsupported_media_type: `This address only takes the company's own quote and contact forms. ${AGAIN}`,
   payload_too_large: `The form's answers are longer than the form accepts. Nothing was sent. Shorten the longest answer and send it again.`,
   bad_request: `The form's answers did not arrive complete. ${AGAIN}`,
   request_timeout: 'The form stopped arriving before it was complete. Nothing was sent. Check your connection and send it again.',
 } as const;
 
-export const STATUS: Record<keyof typeof REFUSALS | 'rate_limited', number> = {
+/** What a person reads when a form was sent from another address than the site's (`origins`, the first said). */
+export const foreignOriginWords = (origins: readonly string[], what: string, undone: string) =>
+  `${what} can only be sent from this site, at ${origins[0]}. ${undone} Open ${origins[0]} in your browser and send it again from there.`;
+
+export const STATUS: Record<keyof typeof REFUSALS | 'forbidden' | 'rate_limited', number> = {
   forbidden: 403,
   unsupported_media_type: 415,
   payload_too_large: 413,
@@ -59,7 +62,10 @@ export async function guardFormSubmission(request: Request, locals: ApiContext):
   // are fine reads the same in the form (the action reports the budget).
   const limited = () => refuse('rate_limited', outcomeMessage({ kind: 'rate_limited', retryAfterSeconds: budget.resetSeconds }, {}));
   // A refusal writes no line of its own: the request's one log line (its path and status) says it.
-  if (!sameOrigin(request.headers, siteOrigins(services.config))) return budget.allowed ? refuse('forbidden', REFUSALS.forbidden) : limited();
+  const origins = siteOrigins(services.config);
+  if (!fromSiteOrigin(request, locals.request, origins)) {
+    return budget.allowed ? refuse('forbidden', foreignOriginWords(origins, 'This form', 'Nothing was sent.')) : limited();
+  }
   const problem = await formBodyProblem(request);
   if (problem) return budget.allowed ? refuse(problem, REFUSALS[problem]) : limited();
   return undefined;

@@ -8,9 +8,9 @@
  */
 import type { OfficePowers } from '../roles/index.ts';
 import type { ApiContext } from './context.ts';
-import { formBodyProblem, STATUS } from './form-guard.ts';
-import { sameOrigin } from './same-origin.ts';
-import { siteOrigins } from '../config/dev-origin.ts';
+import { foreignOriginWords, formBodyProblem, STATUS } from './form-guard.ts';
+import { fromSiteOrigin } from './same-origin.ts';
+import { siteOrigins } from '../config/site-origins.ts';
 import { sessionToken, sessionUser, spendAction } from '../office/session.ts';
 import { plural } from '../lib/text.ts';
 import { mayOpen, ownersOnly } from '../office/roles.ts';
@@ -26,7 +26,6 @@ const OFFICE_BODY_LIMIT = 8 * 1024;
 export const OFFICE_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex, nofollow' } as const;
 
 const REFUSALS = {
-  forbidden: 'This change can only be made from the office page on this site. Nothing was changed. Go back, reload the page and try again.',
   unsupported_media_type: 'This address only takes the office page’s own forms. Nothing was changed.',
   payload_too_large: 'What was sent is longer than the office page’s forms take. Nothing was changed.',
   bad_request: 'What was sent did not arrive complete. Nothing was changed. Go back, reload the page and try again.',
@@ -60,7 +59,10 @@ export async function guardOffice(request: Request, url: URL, locals: ApiContext
   const { services } = locals;
   company = services.promise.companyName;
   if (request.method === 'POST') {
-    if (!sameOrigin(request.headers, siteOrigins(services.config))) return officeText(STATUS.forbidden, REFUSALS.forbidden);
+    const origins = siteOrigins(services.config);
+    if (!fromSiteOrigin(request, locals.request, origins)) {
+      return officeText(STATUS.forbidden, foreignOriginWords(origins, 'A change to the office', 'Nothing was changed.'));
+    }
     const problem = await formBodyProblem(request, OFFICE_BODY_LIMIT);
     if (problem) return officeText(STATUS[problem], REFUSALS[problem]);
   } else if (request.method !== 'GET' && request.method !== 'HEAD') {

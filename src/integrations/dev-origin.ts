@@ -1,7 +1,7 @@
-/** Under `npm run dev`: records the port Astro's dev server really listens on (`src/config/dev-origin.ts`). */
+/** Under `npm run dev`: records the port Astro's dev server really listens on (`src/config/site-origins.ts`). */
 import type { AstroIntegration } from 'astro';
-import { recordDevPort } from '../config/dev-origin.ts';
+import { recordListeningPort } from '../config/site-origins.ts';
 
 export function devOrigin(): AstroIntegration {
-  return { name: 'lead-intake:dev-origin', hooks: { 'astro:server:start': ({ address }) => recordDevPort(address.port) } };
+  return { name: 'lead-intake:dev-origin', hooks: { 'astro:server:start': ({ address }) => recordListeningPort(address.port) } };
 }

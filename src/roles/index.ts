@@ -74,6 +74,8 @@ export interface RequestInfo {
    * that a streamed body is read no faster than the client takes it. Absent elsewhere.
    */
   drained?: () => Promise<void>;
+  /** What the request's one log line adds (our server's; absent elsewhere): the origin a refused form came from. */
+  logNotes?: { refusedOrigin?: string };
 }
 
 /** Every method of the role `R`, each named: a list that leaves one out does not compile. */

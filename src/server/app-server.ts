@@ -131,6 +131,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       clientAddress: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], config.trustProxy),
       host: sentHost,
       drained: () => drained(res),
+      logNotes: notes,
     };
 
     if (FORBIDDEN_METHODS.has(req.method ?? '')) {

@@ -16,6 +16,8 @@ const MAX_TARGET_LOGGED = 200;
 export interface RequestNotes {
   error?: string;
   clientGone?: true;
+  /** The origin a form sent from another address named (never a customer's data: a scheme, a host and a port). */
+  refusedOrigin?: string;
 }
 
 export interface RequestLog {
@@ -46,6 +48,7 @@ export function createRequestLog(logger: Logger): RequestLog {
           // The connection ended before the answer was handed over, or the client hung up mid-request.
           ...((!res.writableFinished || req.readableAborted || notes.clientGone) && { clientGone: true }),
           ...(notes.error && { error: notes.error }),
+          ...(notes.refusedOrigin && { refusedOrigin: notes.refusedOrigin }),
           durationMs: Math.round((performance.now() - started) * 10) / 10,
         };
         if (status !== null && status >= 500) log.error(line, 'request');

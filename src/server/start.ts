@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { handler } from '@astrojs/node/server.js';
 import { ConfigError, type Config } from '../config/config.ts';
+import { recordListeningPort } from '../config/site-origins.ts';
 import { fillConfigured } from '../site/configured-values.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { backupInWorker, startBackups } from '../jobs/backups.ts';
@@ -81,6 +82,8 @@ export async function start(): Promise<void> {
     server.on('error', (err) => logger.error({ err }, 'server error'));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
+    // With SITE_URL unset, the forms are accepted from this port at every loopback name.
+    recordListeningPort(port);
     logger.info(
       {
         host: config.host,

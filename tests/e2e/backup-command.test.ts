@@ -84,5 +84,5 @@ describe('leads backup on a damaged store', () => {
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(existsSync(destination)).toBe(false);
     expect(readdirSync(backups)).toEqual([]);
-  }, 60_000);
+  });
 });

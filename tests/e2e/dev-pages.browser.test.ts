@@ -17,7 +17,7 @@ describe.skipIf(!chromiumAvailable())('npm run dev in Chromium: what the built s
   let browser: Browser;
   beforeAll(async () => {
     [dev, browser] = await Promise.all([startDevServer(), launchChromium()]);
-  }, 120_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await dev?.dispose();
@@ -40,7 +40,7 @@ describe.skipIf(!chromiumAvailable())('npm run dev in Chromium: what the built s
       expect(cspErrors, path).toEqual([]);
       expect(foreign, path).toEqual([]);
       await context.close();
-    }, 60_000);
+    });
   }
 
   it("sends each page the built server's security headers, its policy differing by the listed dev additions alone", async () => {
@@ -72,5 +72,5 @@ describe.skipIf(!chromiumAvailable())('npm run dev in Chromium: what the built s
       const listed = Object.entries(DEV_CSP_ADDITIONS).flatMap(([name, sources]) => sources.map((source) => `${name} ${source}`));
       expect(added.filter((s) => !built.has(s)).sort(), path).toEqual(listed.sort());
     }
-  }, 60_000);
+  });
 });

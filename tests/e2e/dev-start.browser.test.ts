@@ -37,7 +37,7 @@ describe.skipIf(!chromiumAvailable())('npm run dev and npm start show each page 
   let browser: Browser;
   beforeAll(async () => {
     [dev, start, browser] = await Promise.all([startDevServer(), startServer(), launchChromium()]);
-  }, 180_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await Promise.all([dev?.dispose(), start?.dispose()]);
@@ -68,6 +68,6 @@ describe.skipIf(!chromiumAvailable())('npm run dev and npm start show each page 
       }
       // The stylesheet is applied: site.css sets the body's font.
       expect(built[0]!.elements[0]).toMatch(/system-ui/);
-    }, 120_000);
+    });
   }
 });

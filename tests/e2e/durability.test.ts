@@ -47,7 +47,7 @@ describe('crash safety', () => {
     } finally {
       await server.stop();
     }
-  }, 120_000);
+  });
 
   it('idempotency keys and duplicate detection survive a restart', async () => {
     const body = quote();
@@ -100,5 +100,5 @@ describe('graceful shutdown', () => {
     expect(server.logs.some((l) => l.includes('"msg":"stopped"'))).toBe(true);
     const stored = await exportLeads(server.databaseUrl);
     expect(stored.some((l) => l.id === JSON.parse(reply.body).id)).toBe(true);
-  }, 30_000);
+  });
 });

@@ -1,14 +1,16 @@
 /**
- * The editors' guide's pictures (`docs/editors.md`), taken from the built server as `npm start`
- * serves it, so that they stay true: the home page and the quote page, each part outlined and
- * labelled with the file (and field) it comes from. Written only when they change
- * (`tests/support/screenshot.ts`); the picture of the mistakes is `dev-content-errors.browser.test.ts`'s.
+ * The editors' guide's pictures (`docs/editors.md`), taken from `npm run dev` as editors see the
+ * site, so that they stay true: the home page and the quote page, each part outlined and labelled
+ * with the file (and field) it comes from. Drawn with the clock at the pictures' instant (the closed
+ * days still to come, the answer promised), since dev renders every page when it is asked for, and
+ * written only when their pixels change (`tests/support/screenshot.ts`); the picture of the mistakes
+ * is `dev-content-errors.browser.test.ts`'s.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchChromium } from '../support/browser.ts';
-import { saveGuidePicture } from '../support/screenshot.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { pictureClockEnv, saveGuidePicture } from '../support/screenshot.ts';
+import { startDevServer, type RunningServer } from '../support/server.ts';
 
 /** A part of a page, and the file it comes from. */
 interface Callout {
@@ -25,6 +27,7 @@ const HOME: Callout[] = [
   { selector: 'main > h1', label: 'content/index.mdx: title', color: COLORS.page },
   { selector: 'main > p:first-of-type', label: 'content/index.mdx: the text below the frontmatter', color: COLORS.page },
   { selector: 'main > h2 + ul', label: 'content/forms/quote.mdx: services', color: COLORS.form },
+  { selector: '[data-starting-price]', label: 'content/forms/quote.mdx: prices (the lowest "from")', color: COLORS.form },
   { selector: '[data-trust]', label: 'content/trust.yaml, and serviceArea in content/company.yaml', color: COLORS.trust },
   { selector: 'main .office-hours', label: 'content/company.yaml: phone, hours', color: COLORS.company },
   { selector: 'main > p.updated', label: 'content/index.mdx: updated', color: COLORS.page },
@@ -79,12 +82,13 @@ async function drawCallouts(page: Page, callouts: Callout[]): Promise<string[]> 
   }, callouts);
 }
 
-describe.skipIf(!chromiumAvailable())("the editors' guide's pictures, from the built server", () => {
+describe.skipIf(!chromiumAvailable())("the editors' guide's pictures, from npm run dev", () => {
   let server: RunningServer;
   let browser: Browser;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchChromium()]);
-  }, 120_000);
+    // The clock runs on from the pictures' instant: dev's reloads need time to pass.
+    [server, browser] = await Promise.all([startDevServer({ env: { SITE_URL: '', ...pictureClockEnv('running') } }), launchChromium()]);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.dispose();
@@ -102,6 +106,6 @@ describe.skipIf(!chromiumAvailable())("the editors' guide's pictures, from the b
       expect(await drawCallouts(page, [...callouts])).toEqual([]);
       await saveGuidePicture(page, name, { fullPage: true });
       await context.close();
-    }, 60_000);
+    });
   }
 });

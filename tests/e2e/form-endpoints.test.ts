@@ -35,7 +35,7 @@ async function expectRefusal(reply: { status: number; headers: Record<string, st
   expect(reply.headers['ratelimit-policy']).toBe('10;w=60');
   const id = reply.headers['x-request-id'] as string;
   // The request's line is written once the answer is out.
-  for (let i = 0; i < 50 && logLinesOf(server.logs, id).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 3_000 && logLinesOf(server.logs, id).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
   const lines = logLinesOf(server.logs, id);
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatchObject({ level: 30, msg: 'request', status });
@@ -93,7 +93,7 @@ describe('POST /_actions/submitQuote whose transport breaks', () => {
     const { responses } = await exchange(server.port, `${head('Content-Length: 100\r\n')}name=Ja`, { waitMs: 25_000 });
     await expectRefusal(responses[0]!, 408, /stopped arriving/);
     expect(responses[0]!.headers['ratelimit-remaining']).toBe('9');
-  }, 30_000);
+  });
 });
 
 describe('the form endpoints and the rate limit', () => {
@@ -131,22 +131,21 @@ describe('another site cannot make a browser submit a lead', () => {
     ['Origin: null', { Origin: 'null' }],
     ['no Origin, Sec-Fetch-Site: cross-site', { 'Sec-Fetch-Site': 'cross-site' }],
     ['an Origin that matches only the Host it sends', { Origin: 'http://127.0.0.1:1', Host: '127.0.0.1:1' }],
-  ])(
-    '%s: 403 on the page and on /_actions/, nothing stored',
-    async (_, sent) => {
-      const bodies = await Promise.all([validQuote(1), validQuote(2)]);
-      await new Promise((r) => setTimeout(r, MIN_FILL_MS + 200));
-      for (const [i, path] of ['/quote?_action=submitQuote', '/_actions/submitQuote'].entries()) {
-        const body = bodies[i]!;
-        const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', ...newClient(), ...sent };
-        const reply = await rawRequest(`${server.url}${path}`, { headers, chunks: [Buffer.from(body.toString())] });
-        // Its one log line is the request's: the refusal writes none of its own.
-        await expectRefusal(reply, 403, /can only be sent from its page on this site/);
-        expect(await stored(body.get('email')!)).toBe(0);
-      }
-    },
-    20_000,
-  );
+  ])('%s: 403 on the page and on /_actions/, nothing stored', async (_, sent) => {
+    const bodies = await Promise.all([validQuote(1), validQuote(2)]);
+    await new Promise((r) => setTimeout(r, MIN_FILL_MS + 200));
+    for (const [i, path] of ['/quote?_action=submitQuote', '/_actions/submitQuote'].entries()) {
+      const body = bodies[i]!;
+      const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', ...newClient(), ...sent };
+      const reply = await rawRequest(`${server.url}${path}`, { headers, chunks: [Buffer.from(body.toString())] });
+      // Its one log line is the request's: the refusal writes none of its own.
+      await expectRefusal(reply, 403, /can only be sent from this site, at http/);
+      // The log line names the origin the form came from (never a customer's data).
+      const named = (sent as { Origin?: string }).Origin ?? 'none';
+      expect(logLinesOf(server.logs, reply.headers['x-request-id'] as string)[0]).toMatchObject({ refusedOrigin: named });
+      expect(await stored(body.get('email')!)).toBe(0);
+    }
+  });
 
   it('the same submission from the site itself is stored, and its answer is not cached', async () => {
     const bodies = await Promise.all([validQuote(3), validQuote(4)]);
@@ -161,7 +160,7 @@ describe('another site cannot make a browser submit a lead', () => {
       expect(reply.headers['cache-control']).toBe('no-store');
       expect(await stored(body.get('email')!)).toBe(1);
     }
-  }, 20_000);
+  });
 });
 
 describe('/_actions/ for anything but a POST', () => {

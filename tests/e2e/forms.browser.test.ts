@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseSync } from 'node:sqlite';
 import { REFERENCE_PATTERN } from '../../src/leads/reference.ts';
 import { dateWords } from '../../src/leads/fields.ts';
-import { MIN_FILL_MS } from '../../src/web-forms/submit.ts';
+import { filledAtLeisure, sentAtOnce } from '../support/form-token.ts';
 import { issueFormToken } from '../../src/web-forms/token.ts';
 import { chooseOn, chromiumAvailable, fillQuoteForm, launchChromium, offlinePage } from '../support/browser.ts';
 import { newClient, quote } from '../support/fixtures.ts';
@@ -65,8 +65,8 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     return who;
   }
 
-  /** Waits out the minimum fill time since the page was loaded, as a person would take. */
-  const asAPerson = (page: Page) => page.waitForTimeout(MIN_FILL_MS + 200);
+  /** Past the minimum fill time, as a person would take: the form made to look drawn ten seconds ago (no race with a timer). */
+  const asAPerson = (page: Page) => filledAtLeisure(page, server.databaseUrl);
 
   /** The day `n` days from today where the company is (Los Angeles), as a date box takes it. */
   const inDays = (n: number) => {
@@ -125,7 +125,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       // The privacy notice says the forms set no cookie.
       expect(await context.cookies()).toEqual([]);
       await context.close();
-    }, 30_000);
+    });
 
     it(`where and when, sent ${how}: the ZIP code said in or out of the area, the days in words, all stored as the API's members`, async () => {
       const { context, page } = await visitor({ javaScript });
@@ -171,7 +171,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
         },
       });
       await context.close();
-    }, 30_000);
+    });
 
     it(`a day in the past sent ${how} is refused beside the days, and nothing is stored`, async () => {
       const { context, page } = await visitor({ javaScript });
@@ -186,7 +186,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       expect(await page.getByLabel('First choice').inputValue()).toBe(inDays(-3));
       expect(await storedWith(who.email)).toEqual([]);
       await context.close();
-    }, 30_000);
+    });
 
     it(`a contact message sent ${how} shows its reference, which is the stored lead`, async () => {
       const { context, page } = await visitor({ javaScript });
@@ -207,7 +207,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       });
       expect(lead!.consent).toMatchObject({ channel: 'web-form', disclosureVersion: null });
       await context.close();
-    }, 30_000);
+    });
 
     it(`notes past their limit sent ${how} are refused in words, kept whole in the box, and nothing is stored`, async () => {
       const { context, page } = await visitor({ javaScript });
@@ -227,7 +227,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       expect(await page.locator('#f-notes').inputValue()).toBe(notes);
       expect(await storedWith(who.email)).toEqual([]);
       await context.close();
-    }, 30_000);
+    });
 
     it(`an invalid phone ${how}: the message beside the field, focus on the summary, what was typed kept, nothing stored`, async () => {
       const { context, page } = await visitor({ javaScript });
@@ -254,7 +254,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       await page.locator('[data-result]').waitFor({ state: 'visible' });
       expect(await storedWith(who.email)).toHaveLength(1);
       await context.close();
-    }, 30_000);
+    });
 
     it(`"5+" ${how} opens a box for the exact count, which is what is sent and stored`, async () => {
       const { context, page } = await visitor({ javaScript, width: 390, height: 844 });
@@ -274,7 +274,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       const [lead] = await storedWith(who.email);
       expect(lead).toMatchObject({ fields: { bedrooms: '7', bathrooms: '5.5' } });
       await context.close();
-    }, 30_000);
+    });
 
     it(`"5+" ${how} with no count: the message says to type it, "5+" stays chosen, nothing stored`, async () => {
       const { context, page } = await visitor({ javaScript });
@@ -290,7 +290,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       expect(await page.getByLabel('How many bedrooms?').isVisible()).toBe(true);
       expect(await storedWith(who.email)).toEqual([]);
       await context.close();
-    }, 30_000);
+    });
 
     it(`an empty form sent ${how}: the summary names each field, in the page's order, and each line leads to its field`, async () => {
       const { context, page } = await visitor({ javaScript });
@@ -310,7 +310,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       await links.filter({ hasText: /^Bathrooms: / }).click();
       expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('bathrooms');
       await context.close();
-    }, 30_000);
+    });
 
     it(`a double click ${how}, and a reload of the answer, store one lead`, async () => {
       const { context, page } = await visitor({ javaScript });
@@ -328,7 +328,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       }
       expect((await storedWith(who.email)).map((l) => l.reference)).toEqual([reference]);
       await context.close();
-    }, 30_000);
+    });
   }
 
   /** The element that has the focus; a browser gives it to an `autofocus` element once the page is drawn, so tests poll it. */
@@ -377,7 +377,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
         expect(await page.locator('form[data-web-form]').isVisible()).toBe(false);
         await expect.poll(focusedTag(page)).toBe('H1');
         await context.close();
-      }, 30_000);
+      });
     }
   }
 
@@ -412,7 +412,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       );
       expect(small).toEqual([]);
       await context.close();
-    }, 30_000);
+    });
   }
 
   it('the reference is copied with one tap, and the Copy button shows only where the browser can copy', async () => {
@@ -430,7 +430,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     await plain.page.goto(`${server.url}/quote?received=Q-P7RH-Q4`);
     expect(await plain.page.locator('[data-copy-reference]').isVisible()).toBe(false);
     await plain.context.close();
-  }, 30_000);
+  });
 
   for (const [path, carried] of [
     ['/quote', 'maria.lopez@example.com'],
@@ -446,7 +446,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       expect(await page.locator('[data-result]').isVisible()).toBe(false);
       expect(await page.content()).not.toContain(carried);
       await context.close();
-    }, 30_000);
+    });
   }
 
   it('the same request sent again from a fresh form is answered with the reference the office already has', async () => {
@@ -465,7 +465,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     expect(await page.locator('[data-result]').innerText()).toMatch(/already has this request/);
     expect(await storedWith(who.email)).toHaveLength(1);
     await context.close();
-  }, 30_000);
+  });
 
   it('with JavaScript, a consent wording changed since the page was drawn is shown, unticked, and only what was shown is recorded', async () => {
     const { context, page } = await visitor({ javaScript: true });
@@ -492,7 +492,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     expect((lead!.consent as { disclosureVersion: string }).disclosureVersion).not.toBe('a-retired-version');
     expect((lead!.disclosure as { text: string }).text).toMatch(/^I agree that Example Cleaning Co\. may call me/);
     await context.close();
-  }, 30_000);
+  });
 
   it("shares the API's rate limit: after 9 API submissions and one form, the 11th in a minute gets the rate-limit message", async () => {
     const client = newClient();
@@ -511,7 +511,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       expect(await page.locator('[data-summary-message]').innerText()).toMatch(/Too many requests.*Nothing was saved.*try again in \d+ seconds/);
     }
     await context.close();
-  }, 40_000);
+  });
 
   for (const [trap, act] of [
     [
@@ -521,7 +521,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
         await page.locator('#f-website').evaluate((input: HTMLInputElement) => (input.value = 'https://spam.example.com'));
       },
     ],
-    ['the minimum fill time', async () => {}],
+    ['the minimum fill time', (page: Page) => sentAtOnce(page, server.databaseUrl)],
   ] as const) {
     it(`a submission caught by ${trap} is answered like a success, kept as suspected spam and not as a lead; the log counts it`, async () => {
       const { context, page } = await visitor();
@@ -543,7 +543,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       expect(caught.length).toBe(before + 1);
       expect(caught.at(-1)).not.toContain(who.email);
       await context.close();
-    }, 30_000);
+    });
   }
 
   it('can be filled in and sent with the keyboard alone, and the hidden field is never reached', async () => {
@@ -610,7 +610,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     });
     expect(lead!.fields).not.toHaveProperty('preferredDates');
     await context.close();
-  }, 30_000);
+  });
 
   for (const path of ['/quote', '/contact']) {
     it(`${path}: axe-core finds no violation, before and after an error, and the page fits a 360 px screen`, async () => {
@@ -627,7 +627,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       await check();
       expect(cspErrors).toEqual([]);
       await context.close();
-    }, 30_000);
+    });
   }
 
   it('the home page and /developers link the forms, and the navigation has them', async () => {

@@ -56,7 +56,8 @@ describe('framing errors get a 400 problem at once, and the log says 400', () =>
     it(name, async () => {
       const result = await exchange(server.port, bytes);
       const response = problemOf(result, 400, 'bad_request');
-      expect(result.closedMs!, 'answered and closed quickly').toBeLessThan(3_000);
+      // At once, not after a timeout of the server's (10 s of silence at the least): the bound only tells the two apart.
+      expect(result.closedMs!, 'answered and closed without waiting for a timeout').toBeLessThan(9_000);
       expect(JSON.parse(response.body).detail).not.toMatch(/undefined/);
       const line = await logged(response);
       expect(line.status).toBe(400);
@@ -66,13 +67,14 @@ describe('framing errors get a 400 problem at once, and the log says 400', () =>
 
 describe('a body that stops arriving', () => {
   it('gets 408 once it has been silent for 10 s, the log says 408, and the connection closes', async () => {
-    const result = await exchange(server.port, `${head()}Content-Length: 100\r\n\r\n{"name":"J`, { waitMs: 25_000 });
+    const result = await exchange(server.port, `${head()}Content-Length: 100\r\n\r\n{"name":"J`, { waitMs: 60_000 });
     const response = problemOf(result, 408, 'request_timeout');
     expect(result.firstByteMs!).toBeGreaterThan(9_000);
-    expect(result.firstByteMs!).toBeLessThan(13_000);
+    // The 10 s of silence, not Node's own timeouts (60 s for the headers, 300 s for the request), however busy the machine.
+    expect(result.firstByteMs!).toBeLessThan(45_000);
     expect(result.ended).toBe('closed');
     expect((await logged(response)).status).toBe(408);
-  }, 30_000);
+  });
 
   it('whose client hangs up is logged as the client gone, never as 200', async () => {
     const before = server.logs.length;
@@ -302,7 +304,7 @@ describe('the framing layer under fuzzing (fast-check, raw sockets)', () => {
           samples.slice(i, i + 50).map(async (bytes) => ({
             request: bytes,
             result: await exchange(server.port, Buffer.from(bytes, 'latin1'), {
-              waitMs: 20_000,
+              waitMs: 50_000,
               head: bytes.startsWith('HEAD '),
               then: (s) => setTimeout(() => s.end(), 2_000),
             }),
@@ -316,7 +318,8 @@ describe('the framing layer under fuzzing (fast-check, raw sockets)', () => {
     for (const { request: sent, result } of results) {
       const what = `${JSON.stringify(sent.slice(0, 300))} -> ${JSON.stringify(result.raw.toString('latin1').slice(0, 300))}`;
       expect(result.ended, what).not.toBe('open');
-      expect(result.closedMs!, what).toBeLessThan(2_000 + 10_000 + 5_000);
+      // Closed by the client's end, the 10 s of silence or an answer, never left to Node's own 60 s timeouts.
+      expect(result.closedMs!, what).toBeLessThan(2_000 + 10_000 + 30_000);
       expect(result.malformed, what).toBeUndefined();
       for (const response of result.responses) expect(response.status, what).toBeLessThan(500);
     }
@@ -330,5 +333,5 @@ describe('the framing layer under fuzzing (fast-check, raw sockets)', () => {
       if (entry.msg === 'request') expect(entry.status ?? 0, line).toBeLessThan(500);
       expect(entry.level, line).toBeLessThan(50);
     }
-  }, 180_000);
+  });
 });

@@ -16,7 +16,7 @@ describe("npm run dev (Astro's own dev server, what editors run)", () => {
   let dev: RunningServer;
   beforeAll(async () => {
     dev = await startDevServer();
-  }, 120_000);
+  });
   afterAll(async () => {
     await dev?.dispose();
   });
@@ -26,7 +26,7 @@ describe("npm run dev (Astro's own dev server, what editors run)", () => {
     expect(reply.status, reply.text).toBe(200);
     expect(reply.json).toMatchObject({ status: 'ok', authentication: 'none' });
     expect(reply.headers.get('link')).toContain('rel="api-catalog"');
-  }, 60_000);
+  });
 
   it('stores a valid quote (201, found by leads export) with the rate-limit headers', async () => {
     const reply = await postJson(`${dev.url}/api/v1/leads`, quote());
@@ -35,13 +35,13 @@ describe("npm run dev (Astro's own dev server, what editors run)", () => {
     expect(reply.headers.get('ratelimit-policy')).toBe('10;w=60');
     expect(reply.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
     expect((await exportLeads(dev.databaseUrl)).map((l) => l.id)).toContain(reply.json.id);
-  }, 60_000);
+  });
 
   it('renders the pages with the running configuration (the retention on /privacy)', async () => {
     const page = await call(`${dev.url}/privacy`);
     expect(page.status).toBe(200);
     expect(page.text, /<strong>[^<]*days<\/strong>/.exec(page.text)?.[0]).toContain('<strong>730 days</strong>');
-  }, 60_000);
+  });
 
   it('answers an invalid lead with a 422 problem document, and unknown paths and methods as the built server does', async () => {
     const invalid = await postJson(`${dev.url}/api/v1/leads`, quote({ phone: '12' }));
@@ -54,7 +54,7 @@ describe("npm run dev (Astro's own dev server, what editors run)", () => {
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('POST, OPTIONS');
     expect(wrong.headers.get('deprecation')).toMatch(/^@\d+$/);
-  }, 60_000);
+  });
 
   it('serves every document at the address and with the media type and headers the built server gives it', async () => {
     const built = await startServer();
@@ -70,7 +70,7 @@ describe("npm run dev (Astro's own dev server, what editors run)", () => {
     } finally {
       await built.dispose();
     }
-  }, 60_000);
+  });
 });
 
 describe('the route table', () => {

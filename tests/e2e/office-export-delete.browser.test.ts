@@ -54,7 +54,7 @@ describe.skipIf(!chromiumAvailable())("the office's spreadsheet and its deletion
     await addUser(server.databaseUrl, STAFF.email, STAFF.password);
     await addUser(server.databaseUrl, helper.email, helper.password, ['--role', 'staff']);
     browser = await launchChromium();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.dispose();
@@ -74,7 +74,7 @@ describe.skipIf(!chromiumAvailable())("the office's spreadsheet and its deletion
   const sent = (body: Record<string, unknown>) => sentLead(server.url, body);
 
   /** Sends the quote form within a second, as a spam program would: the fill-time trap keeps it aside. */
-  const sendTooFast = (who: { name: string; phone: string; email: string }) => sentTooFast(browser, server.url, who);
+  const sendTooFast = (who: { name: string; phone: string; email: string }) => sentTooFast(browser, server, who);
 
   /** Clicks the inbox's spreadsheet link and reads the file it downloads: its header and rows. */
   async function downloadThese(page: Page) {
@@ -162,7 +162,7 @@ describe.skipIf(!chromiumAvailable())("the office's spreadsheet and its deletion
     expect(activity).toContain('Downloaded a spreadsheet of 1 lead (both forms, the start to now, matching a search).');
     expect(activity).not.toContain('otto');
     await context.close();
-  }, 120_000);
+  });
 
   it('offers staff no spreadsheet, and refuses a download whose search has ended', async () => {
     await sent(quote({ name: 'Stan Staffseen', phone: '(503) 555-0163', email: 'stan.staffseen@example.com' }));
@@ -175,7 +175,7 @@ describe.skipIf(!chromiumAvailable())("the office's spreadsheet and its deletion
     const ended = await fetch(`${server.url}/office/export.csv?search=AAAAAAAAAAAAAAAA`, { headers: { Cookie: cookie } });
     expect(ended.status).toBe(400);
     expect(await ended.text()).toContain('That search is no longer kept');
-  }, 60_000);
+  });
 
   it('lists every lead and caught submission of a phone, each ticked, and deletes only the ticked ones, with and without JavaScript at 390 px', async () => {
     for (const options of [
@@ -229,5 +229,5 @@ describe.skipIf(!chromiumAvailable())("the office's spreadsheet and its deletion
       expect(activity).not.toContain('Dana');
       await context.close();
     }
-  }, 120_000);
+  });
 });

@@ -26,7 +26,7 @@ describe.skipIf(!chromiumAvailable())('a change made after the session ended, in
     await addUser(server.databaseUrl, STAFF.email, STAFF.password);
     await addUser(server.databaseUrl, COLLEAGUE.email, COLLEAGUE.password, ['--role', 'staff']);
     browser = await launchChromium();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.dispose();
@@ -93,7 +93,7 @@ describe.skipIf(!chromiumAvailable())('a change made after the session ended, in
       // It fits the phone: nothing wider than the screen.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await context.close();
-    }, 60_000);
+    });
   }
 
   it('keeps a note written while the session ended, and leaving it changes nothing', async () => {
@@ -112,7 +112,7 @@ describe.skipIf(!chromiumAvailable())('a change made after the session ended, in
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
     expect(notesOf(reference)).toEqual([]);
     await context.close();
-  }, 60_000);
+  });
 
   it('holds nothing sent from another site or without a session that was, and shows a held change to its own account alone', async () => {
     const forged = await officePost(server.url, '/office/status', { reference: 'Q-3333-33', status: 'done' }, undefined, {
@@ -145,5 +145,5 @@ describe.skipIf(!chromiumAvailable())('a change made after the session ended, in
     expect(await page.locator('main').innerText()).toContain('No change is waiting here for you');
     expect(statusOf(reference)).toBe('new');
     await context.close();
-  }, 60_000);
+  });
 });

@@ -90,7 +90,7 @@ describe.skipIf(!engines || !nginxAvailable())('the office on two instances behi
     await Promise.all([SESSION, HOLDER, GUESSED, BUSY, THROUGH_NGINX].map((who) => addUser(schema.url, who.email, who.password, ['--role', 'staff'])));
     db = new pg.Client({ connectionString: schema.url });
     await db.connect();
-  }, 120_000);
+  });
   afterAll(async () => {
     await db?.end();
     await proxy?.stop();

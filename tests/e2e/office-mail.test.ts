@@ -170,7 +170,7 @@ for (const store of stores) {
         expectCleanLog([listing.stdout], bodies);
 
         await sink.start();
-        const received = await sink.waitFor(3, 60_000);
+        const received = await sink.waitFor(3, 120_000);
         expect(received.map(leadOf).sort()).toEqual([...ids].sort());
         const after = await leads(server.databaseUrl, ['outbox'], { ...mailEnv(sink) });
         expect(after.stdout).toContain('Nothing is waiting');
@@ -197,7 +197,7 @@ describe("the office's e-mail through a crash, beside another instance, and agai
 
       await sink.start();
       server = await startServer({ dir, env: mailEnv(sink) });
-      const received = await sink.waitFor(4, 60_000);
+      const received = await sink.waitFor(4, 120_000);
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       expect(received.map(leadOf).sort()).toEqual([...ids].sort());
       expect(JSON.parse(await logged(server, (l) => l.includes('"msg":"office e-mail outbox"')))).toMatchObject({ waiting: expect.any(Number) });
@@ -215,7 +215,7 @@ describe("the office's e-mail through a crash, beside another instance, and agai
     const [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
     try {
       const ids = await Promise.all(Array.from({ length: 24 }, (_, i) => submit(i % 2 ? a : b, i % 3 ? quote() : contact())));
-      const received = await sink.waitFor(24, 60_000);
+      const received = await sink.waitFor(24, 120_000);
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       expect(received).toHaveLength(24);
       expect(received.map(leadOf).sort()).toEqual([...ids].sort());

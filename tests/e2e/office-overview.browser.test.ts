@@ -54,7 +54,7 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
       await store.close();
     }
     browser = await launchChromium();
-  }, 120_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.dispose();
@@ -135,7 +135,7 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
       expect(await fits(page)).toBeLessThanOrEqual(options.width);
       await context.close();
     }
-  }, 120_000);
+  });
 
   it('pages 50 at a time, says which it shows of how many, and keeps the filters on newer and older pages', async () => {
     for (const options of [VIEWS[0], VIEWS[3]]) {
@@ -178,7 +178,7 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
       expect(await fits(page)).toBeLessThanOrEqual(options.width);
       await context.close();
     }
-  }, 120_000);
+  });
 
   it('counts the leads by status and those that came in today at the top, each a link that filters', async () => {
     const startOfToday = parseLocalDate(localDateInput(new Date(), ZONE), ZONE)!;
@@ -213,7 +213,7 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
       expect(await page.getByRole('navigation', { name: 'Leads by status' }).count()).toBe(0);
       await context.close();
     }
-  }, 60_000);
+  });
 
   it('draws leads per week for twelve weeks by form and service on the server, with its figures in words and in a table', async () => {
     const weeks = weekStarts(now, ZONE);
@@ -273,5 +273,5 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
         expect(await page.goto(`${server.url}${path}`).then(() => page.locator('figure.week-chart').count()), path).toBe(0);
       await context.close();
     }
-  }, 60_000);
+  });
 });

@@ -16,11 +16,14 @@ import { chromiumAvailable, launchChromium, offlinePage } from '../support/brows
 import { answerBy } from '../../src/leads/next-step.ts';
 import { contact, newClient, promise, quote } from '../support/fixtures.ts';
 import { addUser, openLead, STAFF } from '../support/office.ts';
-import { saveGuidePicture } from '../support/screenshot.ts';
+import { PICTURE_CLOCK, pictureClockEnv, saveGuidePicture } from '../support/screenshot.ts';
 import { seedSqliteFile } from '../support/seed.ts';
 import { freePort, startServer, type RunningServer } from '../support/server.ts';
+import { REFERENCE_ALPHABET } from '../../src/leads/reference.ts';
 
 const DAY = 86_400_000;
+/** The server's clock, still at the pictures' instant: every date the pictures show is the same on every run. */
+const NOW = Date.parse(PICTURE_CLOCK);
 /** The phone of the first lead, which a second person uses too. */
 const SHARED_PHONE = '(503) 555-0100';
 const SERVICES = ['Standard clean', 'Deep clean', 'Move-in / move-out clean', 'Regular clean', 'Standard clean'];
@@ -37,10 +40,18 @@ describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
     // Twelve weeks of requests, a few a day, the newest this morning.
     const count = 84;
     // At office hours' pace: the newest a few minutes ago, one a day before it, at varied times.
-    const receivedAt = (i: number) => new Date(Date.now() - (count - 1 - i) * DAY - (20 + (i % 5) * 97) * 60_000);
+    const receivedAt = (i: number) => new Date(NOW - (count - 1 - i) * DAY - (20 + (i % 5) * 97) * 60_000);
     const references = await seedSqliteFile(file, count, {
       batch: count,
       receivedAt,
+      // The same references on every run, as every other thing the pictures show.
+      reference: (i) => {
+        // Six signs, the digits of a number of its own for each lead in the references' alphabet.
+        const signs: string[] = [];
+        for (let n = 104_729 + i * 7_919, k = 0; k < 6; k++, n = Math.floor(n / REFERENCE_ALPHABET.length))
+          signs.push(REFERENCE_ALPHABET[n % REFERENCE_ALPHABET.length]!);
+        return `${i % 7 === 3 ? 'C' : 'Q'}-${signs.slice(0, 4).join('')}-${signs.slice(4).join('')}`;
+      },
       answerBy: (i) => answerBy(receivedAt(i), promise()),
       body: (i) => {
         // Two people who share a phone (a couple): a deletion request by that number finds both.
@@ -69,21 +80,21 @@ describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
       `UPDATE leads SET first_contact_by = ?, first_contact_at = CASE WHEN rowid % 7 = 2 OR rowid % 11 = 0
          THEN strftime('%Y-%m-%dT%H:%M:%fZ', answer_by, '+15 hours') ELSE strftime('%Y-%m-%dT%H:%M:%fZ', answer_by, '-' || (40 + (rowid * 53) % 500) || ' minutes') END
        WHERE received_at < ?`,
-    ).run(STAFF.email, new Date(Date.now() - 3 * DAY).toISOString());
+    ).run(STAFF.email, new Date(NOW - 3 * DAY).toISOString());
     db.prepare("UPDATE leads SET status = 'done', status_by = ?, status_at = first_contact_at WHERE received_at < ?").run(
       STAFF.email,
-      new Date(Date.now() - 14 * DAY).toISOString(),
+      new Date(NOW - 14 * DAY).toISOString(),
     );
     db.prepare("UPDATE leads SET status = 'contacted', status_by = ?, status_at = first_contact_at WHERE status = 'new' AND received_at < ?").run(
       STAFF.email,
-      new Date(Date.now() - 3 * DAY).toISOString(),
+      new Date(NOW - 3 * DAY).toISOString(),
     );
     db.close();
     const port = await freePort();
-    server = await startServer({ dir, env: { TRUST_PROXY: '127.0.0.1, ::1', PORT: String(port), SITE_URL: `http://127.0.0.1:${port}` } });
+    server = await startServer({ dir, env: { TRUST_PROXY: '127.0.0.1, ::1', PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, ...pictureClockEnv() } });
     await addUser(server.databaseUrl, STAFF.email, STAFF.password);
     browser = await launchChromium();
-  }, 120_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.dispose();
@@ -114,7 +125,7 @@ describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
     expect(await page.getByRole('img', { name: /answered in time and late/ }).count()).toBe(1);
     await saveGuidePicture(page, 'office-promise');
     await context.close();
-  }, 60_000);
+  });
 
   it('the morning on a phone: the waiting leads, the most urgent first, in the first screen', async () => {
     const { context, page } = await visitor(390, 844);
@@ -124,7 +135,7 @@ describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
     expect((await page.locator('li.lead.compact').first().boundingBox())!.y).toBeLessThan(844);
     await saveGuidePicture(page, 'office-inbox-phone');
     await context.close();
-  }, 60_000);
+  });
 
   it('a call: the newest lead opened on a phone, taken, with a note of what was said', async () => {
     const { context, page } = await visitor(390, 844);
@@ -141,7 +152,7 @@ describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
     expect(await row.innerText()).toContain('Taken by you');
     await saveGuidePicture(page, 'office-lead');
     await context.close();
-  }, 60_000);
+  });
 
   it('after lunch: a change made once the session had ended, kept through the sign-in', async () => {
     const { context, page } = await visitor(390, 844);
@@ -149,7 +160,7 @@ describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
     await signIn(page);
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
     const db = new DatabaseSync(server.databaseUrl.replace(/^file:/, ''));
-    db.prepare('UPDATE office_sessions SET last_seen_at = ?').run(new Date(Date.now() - SESSION_IDLE_MS - 60_000).toISOString());
+    db.prepare('UPDATE office_sessions SET last_seen_at = ?').run(new Date(NOW - SESSION_IDLE_MS - 60_000).toISOString());
     db.close();
     const row = await openLead(page, newest);
     await row.getByLabel('Status').selectOption('contacted');
@@ -159,7 +170,7 @@ describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
     await page.getByRole('heading', { name: 'Your change' }).waitFor();
     await saveGuidePicture(page, 'office-held-change');
     await context.close();
-  }, 60_000);
+  });
 
   it('a deletion request: everything found for a phone number two people share, each with its tick box', async () => {
     const { context, page } = await visitor(1280, 900);
@@ -173,5 +184,5 @@ describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
     await page.getByRole('checkbox', { name: /Luis Lopez/ }).uncheck();
     await saveGuidePicture(page, 'office-delete');
     await context.close();
-  }, 60_000);
+  });
 });

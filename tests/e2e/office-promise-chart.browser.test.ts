@@ -66,7 +66,7 @@ describe.skipIf(!chromiumAvailable())('the promise chart on the inbox’s first 
     const content = readContent(ROOT);
     await kept.keepOfficeClock({ promise: companyOf(content.company).promise, services: content.quoteForm.services }).finally(() => kept.close());
     browser = await launchChromium();
-  }, 120_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.dispose();
@@ -123,5 +123,5 @@ describe.skipIf(!chromiumAvailable())('the promise chart on the inbox’s first 
       await page.getByRole('heading', { name: 'Inbox' }).waitFor();
       expect(await page.getByRole('heading', { name: 'Is the promise kept?' }).count()).toBe(0);
       await context.close();
-    }, 60_000);
+    });
 });

@@ -59,7 +59,7 @@ describe.skipIf(!chromiumAvailable())('the promise in the office’s sight, in C
       await store.close();
     }
     browser = await launchChromium();
-  }, 120_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.dispose();
@@ -100,5 +100,5 @@ describe.skipIf(!chromiumAvailable())('the promise in the office’s sight, in C
       expect(await contacted.innerText()).toMatch(new RegExp(`First contacted by ${STAFF.email.replace('.', '\\.')} on .*: in time\\.`));
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(view.width);
       await context.close();
-    }, 60_000);
+    });
 });

@@ -26,7 +26,7 @@ describe.skipIf(!chromiumAvailable())("the office's count of suspected spam and 
     await addUser(server.databaseUrl, STAFF.email, STAFF.password);
     await addUser(server.databaseUrl, helper.email, helper.password, ['--role', 'staff']);
     browser = await launchChromium();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.dispose();
@@ -50,7 +50,7 @@ describe.skipIf(!chromiumAvailable())("the office's count of suspected spam and 
 
   it('shows in the menu of every office page how many caught submissions wait, with and without JavaScript', async () => {
     for (let i = 1; i <= 3; i++)
-      await sentTooFast(browser, server.url, { name: `Caught Customer ${i}`, phone: `(503) 555-017${i}`, email: `caught.${i}@example.com` });
+      await sentTooFast(browser, server, { name: `Caught Customer ${i}`, phone: `(503) 555-017${i}`, email: `caught.${i}@example.com` });
     for (const options of [
       { javaScript: false, width: 390 },
       { javaScript: true, width: 1024 },
@@ -76,7 +76,7 @@ describe.skipIf(!chromiumAvailable())("the office's count of suspected spam and 
       if (PICTURES && !options.javaScript) await page.screenshot({ path: `${PICTURES}/office-menu-spam-count-390.png` });
       await context.close();
     }
-  }, 120_000);
+  });
 
   it('answers staff on an owner’s page with a page of the office that says why and leads back to the inbox, at 390 px', async () => {
     const { context, page } = await visitor({ width: 390 });
@@ -101,7 +101,7 @@ describe.skipIf(!chromiumAvailable())("the office's count of suspected spam and 
     await page.getByRole('link', { name: 'Back to the inbox' }).click();
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
     await context.close();
-  }, 60_000);
+  });
 
   it('answers staff who change a colleague’s lead to “Nobody” by hand with a page naming who has it, and saves nothing of the form', async () => {
     const reference = await sentLead(server.url, quote({ name: 'Hal Heldby', email: 'hal.heldby@example.com', phone: '(503) 555-0164' }));
@@ -129,5 +129,5 @@ describe.skipIf(!chromiumAvailable())("the office's count of suspected spam and 
     expect(await again.getByLabel('Status').inputValue()).toBe('new');
     expect(await again.getByLabel('Who has it').locator('option:checked').innerText()).toBe(STAFF.email);
     await context.close();
-  }, 60_000);
+  });
 });

@@ -126,6 +126,14 @@ describe.skipIf(!chromiumAvailable())('the price guide, in Chromium', () => {
         await context.close();
       });
 
+    it('the home page states the lowest starting price of the guide, once', async () => {
+      const status = await (await fetch(`${server.url}/api/v1`)).json();
+      const lowest = Math.min(...(status.priceGuide.services as Array<{ from: number }>).map((s) => s.from));
+      const home = await (await fetch(`${server.url}/`)).text();
+      expect(home.match(/data-starting-price/g)).toHaveLength(1);
+      expect(home).toContain(`Prices start at $${lowest.toLocaleString('en-US')};`);
+    });
+
     it('GET /api/v1 publishes the same ranges with each service, and the documents for agents name them', async () => {
       const status = await (await fetch(`${server.url}/api/v1`)).json();
       expect(status.priceGuide.currency).toBe('USD');
@@ -159,7 +167,7 @@ describe.skipIf(!chromiumAvailable())('the price guide, in Chromium', () => {
       const build = await copy.build();
       expect(build.output).toBe('');
       server = await startServer({ project: copy.dir });
-    }, 240_000);
+    });
     afterAll(async () => {
       await server?.dispose();
       copy?.dispose();
@@ -177,6 +185,10 @@ describe.skipIf(!chromiumAvailable())('the price guide, in Chromium', () => {
         expect(await page.locator('body').innerText()).not.toMatch(/\$|what it may cost|starting price/i);
         await context.close();
       });
+
+    it('the home page states no starting price', async () => {
+      expect(await (await fetch(`${server.url}/`)).text()).not.toMatch(/data-starting-price|Prices start at/);
+    });
 
     it('GET /api/v1, /llms.txt and /developers publish no prices', async () => {
       const status = await (await fetch(`${server.url}/api/v1`)).json();

@@ -118,15 +118,15 @@ function expectCleanStop({ server, outcomes, stored, exitAt, lastAnswer }: Await
 describe('SIGTERM under load, SQLite', () => {
   it('with keep-alive connections: every request begun is answered, then the server exits', async () => {
     expectCleanStop(await stopUnderLoad({}, true));
-  }, 60_000);
+  });
 
   it('with keep-alive connections and group commit off', async () => {
     expectCleanStop(await stopUnderLoad({ SQLITE_GROUP_COMMIT: 'off' }, true));
-  }, 60_000);
+  });
 
   it('with one connection per request', async () => {
     expectCleanStop(await stopUnderLoad({}, false));
-  }, 60_000);
+  });
 });
 
 describe.skipIf(!postgresAvailable())('SIGTERM under load, PostgreSQL', () => {
@@ -139,13 +139,13 @@ describe.skipIf(!postgresAvailable())('SIGTERM under load, PostgreSQL', () => {
     const schema = await createSchema();
     schemas.push(schema);
     expectCleanStop(await stopUnderLoad({ DATABASE_URL: schema.url }, true));
-  }, 60_000);
+  });
 
   it('with one connection per request', async () => {
     const schema = await createSchema();
     schemas.push(schema);
     expectCleanStop(await stopUnderLoad({ DATABASE_URL: schema.url }, false));
-  }, 60_000);
+  });
 });
 
 describe('a keep-alive connection idle when the stop begins', () => {
@@ -165,7 +165,7 @@ describe('a keep-alive connection idle when the stop begins', () => {
       agent.destroy();
       await server.dispose();
     }
-  }, 30_000);
+  });
 });
 
 describe('npm start', () => {
@@ -184,5 +184,5 @@ describe('npm start', () => {
     expect(alive).toBe(false);
     expect(server.child.exitCode).toBe(0);
     await server.dispose();
-  }, 30_000);
+  });
 });

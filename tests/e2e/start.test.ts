@@ -25,7 +25,7 @@ async function npmStart(env: Record<string, string>, until?: (out: string) => bo
   child.stdout.on('data', (c: Buffer) => (stdout += c));
   child.stderr.on('data', (c: Buffer) => (stderr += c));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 30_000);
+  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 120_000);
   if (until) {
     while (child.exitCode === null && !until(stdout + stderr)) await new Promise((r) => setTimeout(r, 50));
     if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
@@ -42,7 +42,7 @@ describe('npm start', () => {
     const server = await startServer({ env: { PORT: String(port), SITE_URL: '' } });
     try {
       // Written beside the JSON log's "listening" line, on the other stream: it may come a moment later.
-      for (let i = 0; i < 100 && server.said.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 3_000 && server.said.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
       expect(server.said).toEqual([
         `Lead Intake API: the site is at http://localhost:${port} (listening on 127.0.0.1:${port}); leads are kept in the SQLite file ${server.databaseUrl.slice('file:'.length)}, rate limits counted in this process; no office e-mail (SMTP_URL is not set); no scheduled backups (BACKUP_DIR is not set).`,
       ]);

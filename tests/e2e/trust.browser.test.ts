@@ -72,7 +72,7 @@ describe.skipIf(!chromiumAvailable())('trust, as content, in Chromium', () => {
       const build = await copy.build();
       expect(build.output).toBe('');
       server = await startServer({ project: copy.dir });
-    }, 240_000);
+    });
     afterAll(async () => {
       await server?.dispose();
       copy?.dispose();
@@ -127,6 +127,6 @@ describe.skipIf(!chromiumAvailable())('trust, as content, in Chromium', () => {
         (err: { stdout?: string; stderr?: string; message: string }) => `${err.stdout ?? ''}${err.stderr ?? ''}` || err.message,
       );
       expect(report).toBe('');
-    }, 60_000);
+    });
   });
 });

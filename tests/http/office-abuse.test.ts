@@ -55,7 +55,7 @@ describe("the office's page against abuse, in process", () => {
     }));
     cookie = `office_session=${await signedIn()}`;
     reference = (await postJson(app, '/api/v1/leads', quote({ name: 'Janelle Searchable', email: 'janelle.searchable@example.com' }))).json.reference;
-  }, 60_000);
+  });
   afterAll(async () => {
     await pages?.close();
     await app?.dispose();

@@ -71,5 +71,5 @@ describe.skipIf(!ownRedisAvailable())('a Redis outage', () => {
       await app.dispose();
       await redis.stop();
     }
-  }, 30_000);
+  });
 });

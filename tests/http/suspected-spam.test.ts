@@ -24,7 +24,7 @@ describe('suspected spam, in process', () => {
     pages = await pagesOf(app);
     words = await (await pages.module<{ formWords(form: 'quote'): Promise<FormWords> }>('src/site/form-words.ts')).formWords('quote');
     ({ submitWebForm } = await pages.module<{ submitWebForm: typeof SubmitWebForm }>('src/web-forms/submit.ts'));
-  }, 60_000);
+  });
   afterAll(async () => {
     await pages?.close();
     await app?.dispose();

@@ -95,5 +95,5 @@ describe('npm run bench -- --smoke', () => {
     expect(memory.small).toBe(Math.max(...result.rows.filter((r: Row) => r.case === 'lead POST' && r.server === 'service').map((r: Row) => r.peakRssMiB)));
     expect(memory.large).toBeGreaterThan(0);
     for (const t of office.targets) expect(typeof t.pass, t.target).toBe('boolean');
-  }, 300_000);
+  });
 });

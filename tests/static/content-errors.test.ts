@@ -57,7 +57,7 @@ describe("an editor's mistakes stop the build, all at once, in words", () => {
     ])
       expect(build.list).toContain(paragraph);
     expect(build.output).not.toMatch(/\*\*|group of fields|invalid_type|Expected |\w\.\d+\.\w/);
-  }, 120_000);
+  });
 
   it('names a line YAML cannot read, and a misspelt part', async () => {
     const build = await buildWith({
@@ -69,7 +69,7 @@ describe("an editor's mistakes stop the build, all at once, in words", () => {
     expect(build.list).toMatch(/content\/company\.yaml, line 9, column 2\n {2}must start at the same column as the line above it \(2 spaces in, not 1\)/);
     expect(build.list).toContain('content/index.mdx, line 2: title\n  must be a title of 3 to 80 characters');
     expect(build.list).toContain('content/index.mdx, line 2: titel\n  has no part named "titel": the parts are title, description, updated and nav');
-  }, 120_000);
+  });
 
   it('a range of prices written backwards and a size misspelt are refused in words', async () => {
     const build = await buildWith({
@@ -85,7 +85,7 @@ describe("an editor's mistakes stop the build, all at once, in words", () => {
       'line 39: prices → Standard clean → Studio\n  has no part named "Studio": the parts are studio, 1, 2, 3, 4 and 5+',
     ])
       expect(build.list).toContain(paragraph);
-  }, 120_000);
+  });
 
   it('a price for a cleaning the form does not offer names the cleanings it does', async () => {
     const build = await buildWith({ 'content/forms/quote.mdx': (s) => s.replace(/^prices:\n/m, 'prices:\n  Window clean: { 1: 60 to 90 }\n') });
@@ -95,5 +95,5 @@ describe("an editor's mistakes stop the build, all at once, in words", () => {
       'line 39: prices → Window clean\n  must be a cleaning of the list under services, written as it is there (Standard clean; Deep clean; Move-in / move-out clean; ',
     );
     expect(build.list).toContain('  you wrote: 12 characters ("Window clean")');
-  }, 120_000);
+  });
 });

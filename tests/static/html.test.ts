@@ -32,7 +32,7 @@ describe('pages', () => {
     const files = htmlFiles(join(ROOT, 'dist/client'));
     expect(files.length).toBeGreaterThanOrEqual(6);
     expect(await validate(files)).toBeUndefined();
-  }, 60_000);
+  });
 
   it('the web forms pass html-validate, fresh and answering a submission with errors', async () => {
     const server = await startServer();
@@ -61,5 +61,5 @@ describe('pages', () => {
     } finally {
       await server.dispose();
     }
-  }, 60_000);
+  });
 });

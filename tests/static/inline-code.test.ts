@@ -45,5 +45,5 @@ describe('inline code in pages', () => {
     );
     expect(build.failed).toBe(true);
     expect(build.output).toMatch(/Pages may not carry inline scripts or styles.*\/offer: an inline <script>/s);
-  }, 180_000);
+  });
 });

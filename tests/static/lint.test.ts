@@ -25,20 +25,20 @@ describe('static checks', () => {
     const { stdout, stderr } = await run('npx', ['--no-install', 'redocly', 'lint', file, '--format=stylish'], { cwd: ROOT, env });
     expect(`${stdout}${stderr}`).toMatch(/Your API description is valid/);
     expect(`${stdout}${stderr}`).not.toMatch(/warning/);
-  }, 120_000);
+  });
 
   it('the published OpenAPI description passes Spectral with the OWASP API Security ruleset, with no warning', async () => {
     const { stdout } = await run('npx', ['--no-install', 'spectral', 'lint', file, '--fail-severity=warn', '--ruleset', '.spectral.yaml'], { cwd: ROOT, env });
     expect(stdout).toMatch(/No results with a severity of 'warn' or higher found!|^No results/m);
-  }, 120_000);
+  });
 
   it('astro check and tsc --noEmit report no errors', async () => {
     const { stdout } = await run('npm', ['run', '--silent', 'check'], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 });
     expect(stdout).toMatch(/(?<!\d)0 errors/);
-  }, 300_000);
+  });
 
   it('eslint finds nothing and every file is formatted as prettier formats it (npm run lint)', async () => {
     const { stdout, stderr } = await run('npm', ['run', '--silent', 'lint'], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 });
     expect(`${stdout}${stderr}`).toMatch(/All matched files use Prettier code style!/);
-  }, 300_000);
+  });
 });

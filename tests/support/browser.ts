@@ -12,9 +12,15 @@ export function chromiumAvailable(): boolean {
   return present;
 }
 
-/** Launches headless Chromium with no background traffic of its own. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * How long Playwright waits for a page to load or an element to show before it fails: long enough
+ * for a busy two-core machine; a timeout catches a hang, not a slow machine.
+ */
+const PATIENCE_MS = 120_000;
+
+/** Launches headless Chromium with no background traffic of its own; its pages wait as long as a busy machine takes. */
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [
@@ -27,6 +33,15 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  // Every context (browser.newPage's too) waits PATIENCE_MS rather than Playwright's 30 s.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(PATIENCE_MS);
+    context.setDefaultNavigationTimeout(PATIENCE_MS);
+    return context;
+  };
+  return browser;
 }
 
 /**

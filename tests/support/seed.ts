@@ -13,7 +13,14 @@ import { quote } from './fixtures.ts';
 export async function seedLeads(
   intake: Pick<LeadIntake, 'submit'>,
   count: number,
-  options: { body?: (i: number) => Record<string, unknown>; batch?: number; receivedAt?: (i: number) => Date; answerBy?: (i: number) => Date } = {},
+  options: {
+    body?: (i: number) => Record<string, unknown>;
+    batch?: number;
+    receivedAt?: (i: number) => Date;
+    answerBy?: (i: number) => Date;
+    /** Each lead's reference, where a test needs the same ones on every run (the guides' pictures); drawn as the service draws them unless given. */
+    reference?: (i: number) => string;
+  } = {},
 ): Promise<string[]> {
   const { body = () => quote(), batch = 2_000, receivedAt = () => new Date() } = options;
   const references: string[] = [];
@@ -24,7 +31,11 @@ export async function seedLeads(
       if (!v.ok) throw new Error(`seed body ${i} is invalid: ${JSON.stringify(v.errors)}`);
       const meta = { receivedVia: '/api/v1/leads', channel: 'api' as const, clientAddress: '198.51.100.9', userAgent: 'seed', now: receivedAt(i) };
       const promised = options.answerBy?.(i);
-      return intake.submit({ ...toLeadRecord(v.lead, meta), ...(promised && { answerBy: promised.toISOString() }) }, undefined);
+      const reference = options.reference?.(i);
+      return intake.submit(
+        { ...toLeadRecord(v.lead, meta), ...(promised && { answerBy: promised.toISOString() }), ...(reference && { reference }) },
+        undefined,
+      );
     });
     for (const outcome of await Promise.all(submitted)) {
       if (outcome.kind !== 'created') throw new Error(`seed lead not created: ${outcome.kind}`);

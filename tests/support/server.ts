@@ -85,7 +85,7 @@ export async function startDevServer(options: StartOptions = {}): Promise<Runnin
     )) !== 200;
     tries++
   ) {
-    if (tries > 120) throw new Error(`astro dev did not serve / within a minute:\n${server.logs.join('\n')}`);
+    if (tries > 600) throw new Error(`astro dev did not serve / within five minutes:\n${server.logs.join('\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   return server;
@@ -131,7 +131,7 @@ async function run(args: string[], options: StartOptions, ready: (line: string) 
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let pid = 0;
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join('\n')}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join('\n')}`)), 300_000);
     const onLine = (stream: NodeJS.ReadableStream) => {
       let buffered = '';
       stream.setEncoding('utf8');

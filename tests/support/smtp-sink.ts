@@ -77,7 +77,7 @@ export async function smtpSink(options: { listening?: boolean } = {}): Promise<S
       server = undefined;
       if (closing) await new Promise<void>((resolve) => closing.close(() => resolve()));
     },
-    async waitFor(count, timeoutMs = 30_000) {
+    async waitFor(count, timeoutMs = 120_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
         if (Date.now() > deadline) throw new Error(`expected ${count} messages, received ${received.length} within ${timeoutMs} ms`);

@@ -142,7 +142,7 @@ describe('a copy that fails integrity_check', () => {
     const logger = pino({}, new Writable({ write: (chunk, _, done) => (lines.push(JSON.parse(String(chunk))), done()) }));
     const backups = join(dir, 'backups');
     const job = startBackups({ settings: { dir: backups, intervalHours: 24, keep: 3 }, logger, backup: (destination) => backupSqliteFile(store, destination) });
-    for (let i = 0; i < 100 && !lines.some((l) => l.msg === 'backup failed; it will be tried again'); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 3_000 && !lines.some((l) => l.msg === 'backup failed; it will be tried again'); i++) await new Promise((r) => setTimeout(r, 20));
     await job.stop();
     expect(lines.find((l) => l.msg === 'backup failed; it will be tried again')).toMatchObject({
       level: 50,

@@ -2,9 +2,11 @@
  * A file YAML cannot read is reported where the editor made the mistake (not where the parser gave
  * up), with its column and a sentence about that kind of mistake, and the line as it could be written.
  */
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkContent } from '../../src/content-check/check.ts';
 import { syntaxMistake } from '../../src/content-check/syntax.ts';
 import { ROOT } from '../support/server.ts';
 
@@ -62,7 +64,7 @@ describe('a line YAML cannot read, found where the mistake is', () => {
     expect(syntaxMistake(quoteFrontmatter.replace('  email: { label: E-mail address }', '  email: { label: E-mail address'), 2)).toEqual({
       line: email + 1,
       column: 10,
-      allowed: 'must close the group it opens with {: put } at its end',
+      allowed: 'must end with }, to match the { that opens the group on this line',
       example: 'email: { label: E-mail address }',
     });
     expect(syntaxMistake(quoteFrontmatter.replace('  email: { label: E-mail address }', '  email: { label: "E-mail address }'), 2)).toMatchObject({
@@ -85,5 +87,34 @@ describe('a line YAML cannot read, found where the mistake is', () => {
     expect(
       syntaxMistake('towns:\n  - town: Portland\n    postalCodes: [97201, 97202,\n      97203]\n  - town: Vancouver\n    postalCodes: [98660]\n'),
     ).toBeUndefined();
+  });
+});
+
+describe('what the list of mistakes tells an editor', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'content-words-'));
+  cpSync(join(ROOT, 'content'), join(dir, 'content'), { recursive: true });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("that the rest of a file is read only once its broken line can be: a fixed line may show the file's other mistakes", () => {
+    writeFileSync(join(dir, 'content/company.yaml'), company.replace(/^( +)phone: (.*)$/m, '$1phone: "$2'));
+    const [mistake] = checkContent(dir);
+    expect(mistake).toMatchObject({ file: 'content/company.yaml' });
+    expect(mistake!.allowed).toMatch(/\. The rest of content\/company\.yaml is checked once this line can be read$/);
+    writeFileSync(join(dir, 'content/company.yaml'), company);
+  });
+
+  it('a word where a number belongs, as a word, with the number in digits as the example', () => {
+    writeFileSync(join(dir, 'content/company.yaml'), company.replace(/workingDays: \d+/, 'workingDays: one'));
+    const [mistake] = checkContent(dir);
+    expect(mistake).toMatchObject({
+      file: 'content/company.yaml',
+      field: 'answersWithin → workingDays',
+      allowed: 'must be a whole number of working days from 1 to 10, written in digits',
+      example: 'workingDays: 1',
+      found: 'the word "one"',
+    });
+    writeFileSync(join(dir, 'content/company.yaml'), company.replace(/workingDays: \d+/, 'workingDays: two days'));
+    expect(checkContent(dir)[0]!.found).toBe('the words "two days"');
+    writeFileSync(join(dir, 'content/company.yaml'), company);
   });
 });

@@ -14,7 +14,7 @@ import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { contact, quote } from '../support/fixtures.ts';
-import { canMountTmpfs, createSchema, mountTmpfs, postgresAvailable } from '../support/services.ts';
+import { canMountTmpfs, createSchema, mountTmpfs, postgresAvailable, FAST_COMMITS } from '../support/services.ts';
 
 const valid = (body: unknown): ValidLead => {
   const v = validateLead(body);
@@ -36,7 +36,7 @@ type RawSql = (statements: { sqlite: string; postgres: string }) => Promise<void
 const sqliteSql =
   (path: string): RawSql =>
   async ({ sqlite }) => {
-    const db = new DatabaseSync(path, { timeout: 5_000 });
+    const db = new DatabaseSync(path, { timeout: 60_000 });
     db.exec(sqlite);
     db.close();
   };
@@ -80,7 +80,12 @@ const factories: StoreFactory[] = [
         await client.query(postgres);
         await client.end();
       };
-      return { store: await openPostgresStore(schema.url), reopen: (o = {}) => openPostgresStore(schema.url, o), cleanup: () => schema.drop(), sql };
+      return {
+        store: await openPostgresStore(schema.url, FAST_COMMITS),
+        reopen: (o = {}) => openPostgresStore(schema.url, { ...FAST_COMMITS, ...o }),
+        cleanup: () => schema.drop(),
+        sql,
+      };
     },
   },
 ];
@@ -584,6 +589,18 @@ describe('SQLite lead store specifics', () => {
     } finally {
       await full.close();
       unmount();
+    }
+  });
+});
+
+describe.skipIf(!postgresAvailable())('PostgreSQL lead store specifics', () => {
+  it('refuses to open where a commit would not mean on disk (synchronous_commit off), naming the setting', async () => {
+    const schema = await createSchema();
+    try {
+      const url = `${schema.url.split('?')[0]}?options=${encodeURIComponent(`-c search_path=${schema.name} -c synchronous_commit=off`)}`;
+      await expect(openPostgresStore(url)).rejects.toThrow(/synchronous_commit on \(found fsync=on, synchronous_commit=off\)/);
+    } finally {
+      await schema.drop();
     }
   });
 });

@@ -18,6 +18,9 @@ describe('a readable log line', () => {
       `${at} GET /quote no answer 1 ms (the client left before the whole answer)`,
     );
     expect(request({ status: 400, error: 'Invalid header value char' })).toBe(`${at} refused 400 (Invalid header value char)`);
+    expect(request({ method: 'POST', path: '/quote', status: 403, durationMs: 2, refusedOrigin: 'http://127.0.0.1:4322' })).toBe(
+      `${at} POST /quote 403 2 ms (a form sent from http://127.0.0.1:4322, not from this site)`,
+    );
   });
 
   it('says nothing of static files: bundles, stylesheets, scripts, the favicon, images', () => {

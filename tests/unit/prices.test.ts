@@ -1,6 +1,6 @@
 /** The price guide's arithmetic and words (`src/prices.ts`), shared by the quote page, its script and the documents. */
 import { describe, expect, it } from 'vitest';
-import { guideSentence, priceGuide, rangeFor, sizeOf } from '../../src/prices.ts';
+import { guideSentence, priceGuide, rangeFor, sizeOf, startingPrice } from '../../src/prices.ts';
 
 const SERVICES = ['Standard clean', 'Deep clean', 'Window clean'];
 const guide = priceGuide(SERVICES, {
@@ -16,6 +16,11 @@ describe('the price guide', () => {
     ]);
     expect(priceGuide(SERVICES, undefined)).toBeUndefined();
     expect(priceGuide(SERVICES, {})).toBeUndefined();
+  });
+
+  it('starts at the lowest "from" of every cleaning, which the home page states; none without a guide', () => {
+    expect(startingPrice(guide)).toBe(110);
+    expect(startingPrice(undefined)).toBeUndefined();
   });
 
   it("reads the form's bedrooms as a size of home: a studio, 1 to 4, 5 or more; nothing for not sure", () => {

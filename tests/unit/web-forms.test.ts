@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
-import { recordDevPort, siteOrigins } from '../../src/config/dev-origin.ts';
+import { recordListeningPort, siteOrigins } from '../../src/config/site-origins.ts';
 import { fieldOf, personMessage } from '../../src/leads/fields.ts';
 import { validateLead } from '../../src/leads/validate.ts';
 import { isFormSubmission, sameOrigin } from '../../src/http/same-origin.ts';
@@ -57,14 +57,22 @@ describe('the same-origin check of a form submission', () => {
 });
 
 describe('the origins the forms accept (siteOrigins)', () => {
-  afterEach(() => recordDevPort(undefined));
+  afterEach(() => recordListeningPort(undefined));
   const config = (env: Record<string, string>) => loadConfig({ HOST: '127.0.0.1', ...env });
-  it("under npm start (no dev port recorded): SITE_URL's origin alone, set or derived from PORT", () => {
+  it('with SITE_URL set: its origin alone, whatever port is recorded', () => {
     expect(siteOrigins(config({ SITE_URL: 'https://www.example-cleaning.com/' }))).toEqual(['https://www.example-cleaning.com']);
-    expect(siteOrigins(config({ PORT: '4321' }))).toEqual(['http://localhost:4321']);
+    recordListeningPort(4322);
+    expect(siteOrigins(config({ SITE_URL: 'http://localhost:4321', PORT: '4321' }))).toEqual(['http://localhost:4321']);
   });
-  it('under npm run dev with SITE_URL unset: the port dev really listens on, at localhost and at HOST', () => {
-    recordDevPort(4322);
+  it('under npm start with SITE_URL unset: every loopback name at PORT (before the server has recorded its port, as in process)', () => {
+    expect(siteOrigins(config({ PORT: '4321' }))).toEqual(['http://localhost:4321', 'http://127.0.0.1:4321', 'http://[::1]:4321']);
+    for (const origin of ['http://localhost:4321', 'http://127.0.0.1:4321', 'http://[::1]:4321'])
+      expect(sameOrigin(new Headers({ origin }), siteOrigins(config({ PORT: '4321' }))), origin).toBe(true);
+    expect(sameOrigin(new Headers({ origin: 'http://127.0.0.1:4322' }), siteOrigins(config({ PORT: '4321' })))).toBe(false);
+    expect(sameOrigin(new Headers({ origin: 'http://evil.example.com:4321' }), siteOrigins(config({ PORT: '4321' })))).toBe(false);
+  });
+  it('with SITE_URL unset, once the server (or npm run dev) has recorded the port it listens on: that port, at every loopback name and HOST', () => {
+    recordListeningPort(4322);
     expect(siteOrigins(config({ PORT: '4321' }))).toEqual(['http://localhost:4322', 'http://127.0.0.1:4322', 'http://[::1]:4322']);
     expect(siteOrigins(loadConfig({ HOST: '::1' }))).toEqual(['http://localhost:4322', 'http://127.0.0.1:4322', 'http://[::1]:4322']);
     // Every loopback name, whichever HOST names: an editor may open the page at any of them.
@@ -73,10 +81,6 @@ describe('the origins the forms accept (siteOrigins)', () => {
         expect(sameOrigin(new Headers({ origin }), siteOrigins(loadConfig({ HOST: host }))), `${origin} under HOST=${host}`).toBe(true);
     expect(sameOrigin(new Headers({ origin: 'http://localhost:4321' }), siteOrigins(config({ PORT: '4321' })))).toBe(false);
     expect(sameOrigin(new Headers({ origin: 'http://127.0.0.1:4322' }), siteOrigins(config({ PORT: '4321' })))).toBe(true);
-  });
-  it('under npm run dev with SITE_URL set: SITE_URL keeps ruling', () => {
-    recordDevPort(4322);
-    expect(siteOrigins(config({ SITE_URL: 'http://localhost:4321' }))).toEqual(['http://localhost:4321']);
   });
 });
 

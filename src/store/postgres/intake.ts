@@ -22,6 +22,12 @@ export class Lost extends Error {}
 export interface PostgresStoreOptions {
   /** Write each new lead's notification to the office into the outbox, in the lead's transaction. */
   outbox?: boolean;
+  /**
+   * `false` for tests whose subject is not durability: COMMIT answers before PostgreSQL's log is on
+   * disk (`synchronous_commit` off on this pool's connections alone). The service never sets it: a
+   * receipt must mean the lead is on disk.
+   */
+  durableCommits?: boolean;
 }
 
 /**
