@@ -27,6 +27,8 @@ describe.skipIf(!chromiumAvailable())('npm run dev in Chromium: what the built s
     it(`${path}: the form styled by site.css, the spam trap invisible, no Content-Security-Policy violation`, async () => {
       const { context, page, foreign, cspErrors } = await offlinePage(browser, dev.url);
       await page.goto(`${dev.url}${path}`, { waitUntil: 'networkidle' });
+      // Vite injects the stylesheet with a script: on a busy machine that can come after the network went quiet.
+      await page.waitForFunction(() => getComputedStyle(document.body).fontFamily.includes('system-ui'));
       const looks = await page.evaluate(() => {
         const style = (selector: string) => getComputedStyle(document.querySelector(selector)!);
         return { font: style('body').fontFamily, field: style('form .field').marginBottom, trap: style('.trap').display, button: style('form button').color };

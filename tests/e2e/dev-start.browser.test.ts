@@ -49,6 +49,8 @@ describe.skipIf(!chromiumAvailable())('npm run dev and npm start show each page 
         [start, dev].map(async (server) => {
           const { context, page, foreign, cspErrors } = await offlinePage(browser, server.url, { viewport: SIZES[0] });
           await page.goto(`${server.url}${path}`, { waitUntil: 'networkidle' });
+          // Under dev, Vite injects the stylesheet with a script: on a busy machine that can come after the network went quiet.
+          await page.waitForFunction(() => getComputedStyle(document.body).fontFamily.includes('system-ui'));
           const bySize = [];
           for (const size of SIZES) {
             await page.setViewportSize(size);

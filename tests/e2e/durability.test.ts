@@ -74,11 +74,15 @@ describe('graceful shutdown', () => {
   it('on SIGTERM stops taking connections, finishes the request in flight, closes the store and exits 0', async () => {
     const server = await startServer({ dir, env });
     const body = Buffer.from(JSON.stringify(quote()));
-    // A submission whose body is still arriving when SIGTERM comes.
+    // A submission whose body is still arriving when SIGTERM comes: begun (the server invited its
+    // body, `100 Continue`), then the stop, then the rest of the body once new connections are refused.
+    let sendRest!: () => void;
+    let begun!: () => void;
+    const invited = new Promise<void>((resolve) => (begun = resolve));
     const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(
         `${server.url}/api/v1/leads`,
-        { method: 'POST', headers: { ...newClient(), 'Content-Type': 'application/json', 'Content-Length': body.length } },
+        { method: 'POST', headers: { ...newClient(), 'Content-Type': 'application/json', 'Content-Length': body.length, Expect: '100-continue' } },
         (res) => {
           let text = '';
           res.on('data', (c) => (text += c));
@@ -86,14 +90,22 @@ describe('graceful shutdown', () => {
         },
       );
       req.on('error', reject);
-      req.write(body.subarray(0, 20));
-      setTimeout(() => req.end(body.subarray(20)), 800);
+      req.on('continue', () => (req.write(body.subarray(0, 20)), begun()));
+      req.flushHeaders();
+      sendRest = () => req.end(body.subarray(20));
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await invited;
     const exited = new Promise<number | null>((resolve) => server.child.once('exit', resolve));
     process.kill(server.pid, 'SIGTERM');
-    await new Promise((r) => setTimeout(r, 200));
-    await expect(fetch(`${server.url}/api/v1`)).rejects.toThrow();
+    await expect
+      .poll(() =>
+        fetch(`${server.url}/api/v1`).then(
+          () => 'served',
+          () => 'refused',
+        ),
+      )
+      .toBe('refused');
+    sendRest();
     const reply = await inFlight;
     expect(reply.status).toBe(201);
     expect(await exited).toBe(0);

@@ -37,8 +37,10 @@ function problemOf(result: Exchange, status: number, code: string) {
 
 /** The log line of the request that got `response`. */
 async function logged(response: { headers: Record<string, string> }) {
-  await new Promise((r) => setTimeout(r, 100));
-  const lines = logLinesOf(server.logs, response.headers['x-request-id']!).filter((l) => l.msg === 'request');
+  // The log is written asynchronously: wait for the line, then read it.
+  const requestLines = () => logLinesOf(server.logs, response.headers['x-request-id']!).filter((l) => l.msg === 'request');
+  await expect.poll(() => requestLines().length).toBeGreaterThan(0);
+  const lines = requestLines();
   expect(lines).toHaveLength(1);
   return lines[0]!;
 }
@@ -79,11 +81,13 @@ describe('a body that stops arriving', () => {
   it('whose client hangs up is logged as the client gone, never as 200', async () => {
     const before = server.logs.length;
     await exchange(server.port, `${head()}Content-Length: 100\r\n\r\n{"name":"J`, { then: (socket) => setTimeout(() => socket.destroy(), 300), waitMs: 2_000 });
-    await new Promise((r) => setTimeout(r, 500));
-    const lines = server.logs
-      .slice(before)
-      .map((l) => JSON.parse(l))
-      .filter((l) => l.msg === 'request' && l.path === '/api/v1/leads');
+    const requestLines = () =>
+      server.logs
+        .slice(before)
+        .map((l) => JSON.parse(l))
+        .filter((l) => l.msg === 'request' && l.path === '/api/v1/leads');
+    await expect.poll(() => requestLines().length).toBeGreaterThan(0);
+    const lines = requestLines();
     expect(lines).toHaveLength(1);
     expect(lines[0], JSON.stringify(lines)).toMatchObject({ clientGone: true });
     expect(lines[0].status).not.toBe(200);
@@ -99,8 +103,9 @@ describe('an answer sent before the body was read', () => {
     const more = Array.from({ length: 60 }, () => Buffer.from(filler));
     const result = await exchange(server.port, `${head()}Transfer-Encoding: chunked\r\n\r\n${filler}${filler}`, {
       more,
-      pauseMs: 25,
-      waitMs: 15_000,
+      // Sent at once: the server lingers 5 s after its answer, which a slow sender could outlast.
+      pauseMs: 1,
+      waitMs: 60_000,
       halfOpen: true,
     });
     expect(result.ended, 'no reset').toBe('closed');

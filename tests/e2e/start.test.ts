@@ -25,7 +25,7 @@ async function npmStart(env: Record<string, string>, until?: (out: string) => bo
   child.stdout.on('data', (c: Buffer) => (stdout += c));
   child.stderr.on('data', (c: Buffer) => (stderr += c));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 120_000);
+  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 300_000);
   if (until) {
     while (child.exitCode === null && !until(stdout + stderr)) await new Promise((r) => setTimeout(r, 50));
     if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');

@@ -21,7 +21,7 @@ async function countedInRedis(app: TestApp, url: string): Promise<void> {
   await redis.connect();
   try {
     const probe = `probe-${randomBytes(4).toString('hex')}`;
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 3_000; i++) {
       await app.services.limiter.consume(probe);
       if ((await redis.exists(`lead-intake:leads:${probe}`)) === 1) return;
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -74,8 +74,9 @@ ${servers}
 `,
   );
   const child: ChildProcess = spawn(NGINX_PATH, ['-c', conf, '-p', dir], { stdio: 'ignore' });
-  for (let i = 0; i < 50; i++) {
-    if (await ready(probe)) break;
+  // Ready within a minute, or the tests after it would meet refusals and 502s that are not theirs.
+  for (let i = 0; !(await ready(probe)); i++) {
+    if (i > 600) throw new Error(`nginx was not ready within a minute (${conf})`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

@@ -41,7 +41,7 @@ export interface ExchangeOptions {
 
 /** Sends `first` (and `more`) to `port` and reads until the server closes the connection. */
 export function exchange(port: number, first: Buffer | string, options: ExchangeOptions = {}): Promise<Exchange> {
-  const { waitMs = 20_000, more = [], pauseMs = 10 } = options;
+  const { waitMs = 120_000, more = [], pauseMs = 10 } = options;
   return new Promise((resolve) => {
     const started = performance.now();
     const chunks: Buffer[] = [];

@@ -4,10 +4,26 @@
  * rather than one fsync each.
  */
 import { toLeadRecord } from '../../src/leads/lead.ts';
-import type { LeadIntake } from '../../src/leads/store.ts';
+import { StoreUnavailableError, type LeadIntake } from '../../src/leads/store.ts';
 import { validateLead } from '../../src/leads/validate.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { quote } from './fixtures.ts';
+
+/**
+ * Submits `lead`, and again after a pause while the store answers that it is busy (nothing was
+ * stored), as a caller told to retry does: on a busy machine a thousand leads sent at once can wait
+ * for one of PostgreSQL's pooled connections longer than the pool's connection timeout.
+ */
+async function submitPatiently(intake: Pick<LeadIntake, 'submit'>, lead: Parameters<LeadIntake['submit']>[0]) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await intake.submit(lead, undefined);
+    } catch (err) {
+      if (!(err instanceof StoreUnavailableError) || attempt === 60) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+}
 
 /** Submits `count` valid quote requests (each made by `body(i)`, distinct fixtures by default), `batch` at a time; resolves with their references. */
 export async function seedLeads(
@@ -32,10 +48,7 @@ export async function seedLeads(
       const meta = { receivedVia: '/api/v1/leads', channel: 'api' as const, clientAddress: '198.51.100.9', userAgent: 'seed', now: receivedAt(i) };
       const promised = options.answerBy?.(i);
       const reference = options.reference?.(i);
-      return intake.submit(
-        { ...toLeadRecord(v.lead, meta), ...(promised && { answerBy: promised.toISOString() }), ...(reference && { reference }) },
-        undefined,
-      );
+      return submitPatiently(intake, { ...toLeadRecord(v.lead, meta), ...(promised && { answerBy: promised.toISOString() }), ...(reference && { reference }) });
     });
     for (const outcome of await Promise.all(submitted)) {
       if (outcome.kind !== 'created') throw new Error(`seed lead not created: ${outcome.kind}`);

@@ -91,10 +91,10 @@ export async function startDevServer(options: StartOptions = {}): Promise<Runnin
   return server;
 }
 
-/** Resolves once process `pid` (0: not known) has ended (gone, or a zombie waiting for its reaper); at most 20 s. */
+/** Resolves once process `pid` (0: not known) has ended (gone, or a zombie waiting for its reaper); at most two minutes. */
 async function processGone(pid: number): Promise<void> {
   if (pid <= 0) return;
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 2_400; i++) {
     try {
       process.kill(pid, 0);
       if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) return;
@@ -103,7 +103,7 @@ async function processGone(pid: number): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`server process ${pid} still running 20 s after npm exited`);
+  throw new Error(`server process ${pid} still running two minutes after npm exited`);
 }
 
 const ANSI_COLOUR = /\x1b\[[0-9;]*m/g;

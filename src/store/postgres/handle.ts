@@ -100,13 +100,19 @@ export async function writeAudit(c: Pick<pg.PoolClient, 'query'>, note: AuditNot
   await c.query('INSERT INTO office_audit (at, actor, action, detail) VALUES ($1, $2, $3, $4)', [note.at, note.actor, note.action, note.detail]);
 }
 
+/** `url` whose connections commit without waiting for the disk (libpq's `options`, beside any it has): for tests alone. */
+function withoutWaitingForDisk(url: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set('options', `${parsed.searchParams.get('options') ?? ''} -c synchronous_commit=off`.trim());
+  return parsed.toString();
+}
+
 /** Opens a pool on `url`, checks that a commit means on disk (unless `durable` is false: tests alone), and applies migrations. */
 export async function openPostgresHandle(url: string, durable = true): Promise<PostgresHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 3_000, idleTimeoutMillis: 30_000, query_timeout: 10_000 });
+  const connectionString = durable ? url : withoutWaitingForDisk(url);
+  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 3_000, idleTimeoutMillis: 30_000, query_timeout: 10_000 });
   // An idle client whose server went away emits 'error' on the pool: it is discarded, not fatal.
   pool.on('error', () => {});
-  // Queued before anything the client is checked out for.
-  if (!durable) pool.on('connect', (client) => void client.query('SET synchronous_commit TO off').catch(() => {}));
 
   async function transaction<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;
