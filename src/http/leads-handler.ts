@@ -86,12 +86,9 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
     }
     case 'invalid': {
       const { errors, consentMissing } = outcome;
+      const others = errors.length > 1 ? `; ${plural(errors.length - 1, 'other field problem')} ${whereListed(errors.length, true)}` : '';
       throw consentMissing
-        ? new Problem(
-            'consent_required',
-            `communicationsConsent must be true${errors.length > 1 ? `; ${plural(errors.length - 1, 'other field problem')} ${whereListed(errors.length, true)}` : ''}.`,
-            { errors },
-          )
+        ? new Problem('consent_required', `communicationsConsent must be true${others}.`, { errors })
         : new Problem('validation_failed', `${plural(errors.length, 'field problem')} found; ${whereListed(errors.length)}.`, { errors });
     }
     case 'key_reused':
