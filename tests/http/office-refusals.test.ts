@@ -82,6 +82,22 @@ async function expectRefusalPage(res: Response, status: number, words: RegExp) {
   return html;
 }
 
+/** A lead taken in through the API: its reference. */
+async function sentLead(): Promise<string> {
+  const sent = await app.fetch('/api/v1/leads', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...newClient() },
+    body: JSON.stringify(quote()),
+  });
+  return ((await sent.json()) as { reference: string }).reference;
+}
+
+/** An action's own route, standing for the page. */
+const page =
+  (handler: typeof postWork): Page =>
+  async (locals, request) =>
+    handler({ locals, request } as unknown as APIContext);
+
 describe("the office's refusals", () => {
   beforeEach(() => open({ OFFICE_ACTIONS_PER_MINUTE: '2' }));
 
@@ -128,20 +144,11 @@ describe("the office's refusals", () => {
   });
 
   it('answers staff letting go of a lead a colleague has, by either form, with a page naming who has it now, and changes nothing', async () => {
-    const sent = await app.fetch('/api/v1/leads', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...newClient() },
-      body: JSON.stringify(quote()),
-    });
-    const { reference } = (await sent.json()) as { reference: string };
+    const reference = await sentLead();
     await app.store.workLead(reference, {
       owner: { to: OWNER, audit: { at: new Date(), actor: OWNER, action: 'set the owner', detail: `Took ${reference}.` } },
     });
     const helper = await session(HELPER);
-    const page =
-      (handler: typeof postWork): Page =>
-      async (locals, request) =>
-        handler({ locals, request } as unknown as APIContext);
     // The lead's own form, posted by hand with "Nobody" (the form shows staff only the holder and "You"), and the single form.
     const byHand = { reference, owner: 'nobody', 'was-owner': 'me', status: 'done', 'was-status': 'new', note: 'Mine now.', back: '/office' };
     const work = await office('/office/work', form(byHand, helper), page(postWork));
@@ -158,17 +165,8 @@ describe("the office's refusals", () => {
   });
 
   it('answers a note holding a character the intake refuses, by either form, with a page saying so, and saves nothing of the form', async () => {
-    const sent = await app.fetch('/api/v1/leads', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...newClient() },
-      body: JSON.stringify(quote()),
-    });
-    const { reference } = (await sent.json()) as { reference: string };
+    const reference = await sentLead();
     const owner = await session(OWNER);
-    const page =
-      (handler: typeof postWork): Page =>
-      async (locals, request) =>
-        handler({ locals, request } as unknown as APIContext);
     const turned = `${CUSTOMER.note} \u202eenod yllaer\u202c`;
     const work = { reference, status: 'done', 'was-status': 'new', owner: 'me', 'was-owner': 'nobody', note: turned, back: '/office' };
     await expectRefusalPage(await office('/office/work', form(work, owner), page(postWork)), 400, /cannot be shown as it was typed.*Nothing was saved/);
