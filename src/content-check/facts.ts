@@ -5,6 +5,7 @@
 import { z } from 'astro/zod';
 import { toE164UsPhone } from '../leads/phone.ts';
 import { readDays, readHours } from '../site/opening-hours.ts';
+import { closedDays } from './closed-days.ts';
 import { group, list, must, numberRule, rule, text } from './rules.ts';
 
 /** A 5-digit ZIP code, written as a number (97201) or as text ("02134"). */
@@ -15,7 +16,6 @@ const PostalCode = z
 
 const HOURS = '{ days: Monday to Friday, opens: 8 am, closes: 6 pm }';
 const TOWN = '{ town: Portland, Oregon, postalCodes: [97201, 97202] }';
-const CLOSED_DAY = '{ date: 2026-11-26, name: Thanksgiving Day }';
 
 export const company = z.strictObject(
   {
@@ -78,19 +78,7 @@ export const company = z.strictObject(
      * The days the office is closed (holidays), each a date and optionally its name: no working day,
      * no phone answered. A day gone by is kept as written and ignored, never a mistake.
      */
-    closedDays: list(
-      'closed days',
-      z.strictObject(
-        {
-          date: z.date({ error: rule('a date written YYYY-MM-DD', '2026-11-26') }),
-          name: text('the name of the day', 2, 60, 'Thanksgiving Day').optional(),
-        },
-        { error: group('a closed day with its date, and its name if you like', 'date and name', CLOSED_DAY) },
-      ),
-      0,
-      60,
-      `[${CLOSED_DAY}]`,
-    ).optional(),
+    closedDays: closedDays.optional(),
     /** The office's time zone (an IANA name): the office's e-mail gives each lead's receipt time in it. */
     timeZone: z
       .string({ error: rule('a time zone', 'America/Los_Angeles') })

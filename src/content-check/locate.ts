@@ -2,7 +2,7 @@
  * Where a field is in a file, and its name in the editors' words: the YAML of a file (or of a
  * page's frontmatter) read with its lines, as Astro reads it (YAML 1.2 with dates, as js-yaml does).
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document } from 'yaml';
 
 export interface ReadYaml {
   /** What the YAML says, or `undefined` when it cannot be read: then `syntaxLine` is where it goes wrong. */
@@ -12,6 +12,15 @@ export interface ReadYaml {
   lineOf(path: readonly PropertyKey[]): number;
 }
 
+/**
+ * The text each date was read from: YAML reads `2026-02-30` as March 2 and `2026-13-01` as the
+ * next January, so a rule that the date must be the day written needs what was written.
+ */
+const written = new WeakMap<Date, string>();
+
+/** The text `date` was read from by `readYaml`; `undefined` for a date read otherwise (Astro's own reading keeps none). */
+export const writtenAs = (date: Date): string | undefined => written.get(date);
+
 /** Reads `text`, whose first line is line `firstLine` of its file. */
 export function readYaml(text: string, firstLine = 1): ReadYaml {
   const lines = new LineCounter();
@@ -19,6 +28,8 @@ export function readYaml(text: string, firstLine = 1): ReadYaml {
   const at = (offset: number) => firstLine - 1 + lines.linePos(offset).line;
   const lineOf = (path: readonly PropertyKey[]) => at(offsetOf(doc, path));
   if (doc.errors.length > 0) return { syntaxLine: at(doc.errors[0]!.pos[0]), lineOf };
+  // What `toJS` gives is the node's own Date: each is known by the text it was read from.
+  visit(doc, { Scalar: (_, node) => void (node.value instanceof Date && node.source !== undefined && written.set(node.value, node.source)) });
   return { data: doc.toJS() ?? undefined, lineOf };
 }
 

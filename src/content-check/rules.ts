@@ -5,19 +5,25 @@
  * takes a message apart again, for the list of mistakes (`./report.ts`).
  */
 import { z } from 'astro/zod';
+import { visible } from '../office/inert-text.ts';
+import { writtenAs } from './locate.ts';
+
+/** A date as the editor wrote it (`2026-02-30`, which YAML read as March 2), else as the day it is. */
+const dateWritten = (date: Date) => writtenAs(date) ?? date.toISOString().slice(0, 10);
 
 /** What a value is, in words: "12 characters", "nothing", "a list of 3", "the number 3". */
 export function found(input: unknown): string {
   if (input === undefined || input === null) return 'nothing';
+  // A character that hides or turns the text around is shown by its code point ("[U+202E]").
   if (typeof input === 'string')
-    return input.trim() === '' ? 'an empty text' : `${input.length} characters ("${input.length > 40 ? `${input.slice(0, 40)}…` : input}")`;
+    return input.trim() === '' ? 'an empty text' : `${input.length} characters ("${visible(input.length > 40 ? `${input.slice(0, 40)}…` : input)}")`;
   if (typeof input === 'number') return `the number ${input}`;
   if (typeof input === 'boolean') return `the word ${input ? 'true' : 'false'}`;
   if (Array.isArray(input)) return `a list of ${input.length}`;
-  if (input instanceof Date) return `the date ${input.toISOString().slice(0, 10)}`;
+  if (input instanceof Date) return `the date ${dateWritten(input)}`;
   if (typeof input === 'object') {
     const written = `{ ${Object.entries(input)
-      .map(([k, v]) => `${k}: ${v instanceof Date ? v.toISOString().slice(0, 10) : typeof v === 'object' && v !== null ? '…' : String(v)}`)
+      .map(([k, v]) => `${k}: ${v instanceof Date ? dateWritten(v) : typeof v === 'object' && v !== null ? '…' : visible(String(v))}`)
       .join(', ')} }`;
     return written.length > 80 ? `${written.slice(0, 80)}…` : written;
   }

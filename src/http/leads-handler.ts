@@ -5,7 +5,7 @@
 import { takeLead, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../leads/intake.ts';
 import { keptPromise, whatHappensNext } from '../leads/next-step.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
-import { Problem } from '../problems/problem.ts';
+import { Problem, whereListed } from '../problems/problem.ts';
 import { RATE_LIMIT, REPLAY_WINDOW_TEXT } from '../service-facts.ts';
 import type { ApiContext, ApiRoute } from './context.ts';
 import { jsonResponse, rateLimitHeaders, setAll } from './headers.ts';
@@ -86,13 +86,10 @@ export async function handleLeadRequest(request: Request, ctx: ApiContext, route
     }
     case 'invalid': {
       const { errors, consentMissing } = outcome;
+      const others = errors.length > 1 ? `; ${plural(errors.length - 1, 'other field problem')} ${whereListed(errors.length, true)}` : '';
       throw consentMissing
-        ? new Problem(
-            'consent_required',
-            `communicationsConsent must be true${errors.length > 1 ? `; ${plural(errors.length - 1, 'other field problem')} also listed in errors` : ''}.`,
-            { errors },
-          )
-        : new Problem('validation_failed', `${plural(errors.length, 'field problem')} found; each is listed in errors.`, { errors });
+        ? new Problem('consent_required', `communicationsConsent must be true${others}.`, { errors })
+        : new Problem('validation_failed', `${plural(errors.length, 'field problem')} found; ${whereListed(errors.length)}.`, { errors });
     }
     case 'key_reused':
       throw new Problem('idempotency_key_reused', `This Idempotency-Key was used in the last ${REPLAY_WINDOW_TEXT} with a different body.`);

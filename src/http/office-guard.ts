@@ -2,9 +2,10 @@
  * What every request under `/office` passes before its page: a signed-in session (else the
  * sign-in page, which shows nothing), and for a change (a POST) a browser on this site and a form
  * body within a small limit, refused as the web forms' are (403, 415, 413, 400, 408), in words, and
- * one of the account's changes a minute. A change sent after the session ended is held through the
- * sign-in (`office/held-change.ts`), and shown by a GET alone. The inbox's address keeps checked
- * values alone (`office/inbox-filters.ts`). Every answer is kept out of caches and search engines.
+ * one of the account's changes a minute (signing out is none: it always ends the session and
+ * removes its cookie). A change sent after the session ended is held through the sign-in
+ * (`office/held-change.ts`), and shown by a GET alone. The inbox's address keeps checked values
+ * alone (`office/inbox-filters.ts`). Every answer is kept out of caches and search engines.
  */
 import type { OfficePowers } from '../roles/index.ts';
 import type { ApiContext } from './context.ts';
@@ -49,6 +50,8 @@ export function officeText(status: number, words: string, headers: Record<string
 export const isOfficePath = (path: string) => path === '/office' || path.startsWith('/office/');
 
 export const SIGN_IN_PATH = '/office/sign-in';
+/** Signing out: never refused by a limit, and reached without a session too, so that its cookie always goes. */
+export const SIGN_OUT_PATH = '/office/sign-out';
 
 /**
  * Lets a request under `/office` through, handing the page the office's powers (`locals.office`)
@@ -74,8 +77,8 @@ export async function guardOffice(request: Request, url: URL, locals: ApiContext
     // The one place where a role is checked: an owner's page (or its action) is refused to staff, in words.
     const may = mayOpen(account.role, url.pathname);
     if (!may.allowed) return officeText(403, ownersOnly(may.what, account.email));
-    if (request.method === 'POST') {
-      // The change limit is the account's, whatever the number of its sessions.
+    // The change limit is the account's, whatever the number of its sessions; signing out is no change, and never refused.
+    if (request.method === 'POST' && url.pathname !== SIGN_OUT_PATH) {
       const spent = await spendAction(powers.actionLimit, account.email);
       if (!spent.allowed) return tooManyChanges(spent);
     }
@@ -92,6 +95,7 @@ export async function guardOffice(request: Request, url: URL, locals: ApiContext
     locals.office = { user: account.email, role: account.role, token: token!, powers };
     return undefined;
   }
+  if (request.method === 'POST' && url.pathname === SIGN_OUT_PATH) return undefined;
   if (url.pathname === SIGN_IN_PATH) {
     locals.signingIn = { accounts: powers.accounts, sessions: powers.sessions, audit: powers.audit, limits: powers.signInLimits };
     return undefined;

@@ -44,8 +44,10 @@ const noControls = format('must not contain control characters or bidirectional 
 
 /** A required one-line string: at most `max` characters as sent, then trimmed and non-empty. */
 const text = (max: number) => z.string().max(max).trim().min(1).refine(safe(UNSAFE_ONE_LINE), noControls);
+/** Whether text that may span lines holds none of the characters refused above: the intake's rule, which the office's notes keep too. */
+export const safeMultiLineText = safe(UNSAFE_MULTI_LINE);
 /** Free text that may span lines (notes, message): at most `max` characters as sent, then trimmed. */
-const longText = (max: number) => z.string().max(max).trim().refine(safe(UNSAFE_MULTI_LINE), noControls);
+const longText = (max: number) => z.string().max(max).trim().refine(safeMultiLineText, noControls);
 
 /**
  * The country calling code of a number written in international form (`+44 20 7946 0958`) for a

@@ -82,8 +82,31 @@ export const dateWindow = perMinute((now: Date, timeZone: string): DateWindow =>
   return { from, to };
 });
 
+/** Each list of the forms, with the most items it takes and what they are, in words. */
+export const LISTS: Readonly<Record<string, { max: number; of: string }>> = {
+  preferredDates: { max: MAX_PREFERRED_DATES, of: 'dates' },
+  allowedContact: { max: CONTACT_WAYS.length, of: 'ways' },
+};
+
 /**
- * What zod's schema of `preferredDates` leaves to this check: at most three, all different, each in the window
+ * A list of the form longer than it takes is one `too_long` at the list, and its items are not
+ * checked (9,000 of them would be 9,000 problems): the body without such lists, to check the rest,
+ * and their problems.
+ */
+function overlongLists(record: Record<string, unknown>, form: z.ZodObject): { rest: Record<string, unknown>; errors: FieldError[] } {
+  const rest = { ...record };
+  const errors: FieldError[] = [];
+  for (const [name, { max, of }] of Object.entries(LISTS)) {
+    const list = record[name];
+    if (!Object.hasOwn(form.shape, name) || !Array.isArray(list) || list.length <= max) continue;
+    errors.push({ pointer: jsonPointer([name]), code: 'too_long', detail: `${name} must list at most ${max} ${of}` });
+    delete rest[name];
+  }
+  return { rest, errors };
+}
+
+/**
+ * What zod's schema of `preferredDates` leaves to this check: all different, each in the window
  * (a rule of the clock, which the description states in words). Checked on the body as sent, beside
  * the schema, so that its errors come with every other.
  */
@@ -91,8 +114,6 @@ function preferredDateErrors(record: Record<string, unknown>, window: DateWindow
   const dates = record.preferredDates;
   if (!Array.isArray(dates)) return [];
   const errors: FieldError[] = [];
-  if (dates.length > MAX_PREFERRED_DATES)
-    errors.push({ pointer: '#/preferredDates', code: 'too_long', detail: `preferredDates must list at most ${MAX_PREFERRED_DATES} dates` });
   // Among the dates: a member of another type is refused on its own.
   const strings = dates.filter((d) => typeof d === 'string');
   if (new Set(strings).size < strings.length)
@@ -110,15 +131,13 @@ function preferredDateErrors(record: Record<string, unknown>, window: DateWindow
 }
 
 /**
- * What zod's schema of `allowedContact` leaves to this check, as for `preferredDates`: at most the
- * three ways, each once (a member of another type is refused on its own).
+ * What zod's schema of `allowedContact` leaves to this check, as for `preferredDates`: each way once
+ * (a member of another type is refused on its own).
  */
 function contactErrors(record: Record<string, unknown>): FieldError[] {
   const allowed = record.allowedContact;
   if (!Array.isArray(allowed)) return [];
   const errors: FieldError[] = [];
-  if (allowed.length > CONTACT_WAYS.length)
-    errors.push({ pointer: '#/allowedContact', code: 'too_long', detail: `allowedContact must list at most ${CONTACT_WAYS.length} ways` });
   const strings = allowed.filter((w) => typeof w === 'string');
   if (new Set(strings).size < strings.length)
     errors.push({ pointer: '#/allowedContact', code: 'invalid_format', detail: 'allowedContact must not list the same way twice' });
@@ -143,8 +162,10 @@ export function validateLead(body: unknown, window?: DateWindow): Validation {
     };
   }
   const form: FormType = selector === 'support' ? 'support' : 'quote';
-  const result = form === 'support' ? ContactMessage.safeParse(body) : QuoteRequest.safeParse(body);
-  const beside = form === 'quote' ? [...preferredDateErrors(record, window), ...contactErrors(record)] : [];
+  const schema = form === 'support' ? ContactMessage : QuoteRequest;
+  const { rest, errors: tooLong } = overlongLists(record, schema);
+  const result = schema.safeParse(rest);
+  const beside = [...tooLong, ...(form === 'quote' ? [...preferredDateErrors(rest, window), ...contactErrors(rest)] : [])];
   if (result.success && beside.length > 0) return { ok: false, consentMissing: false, errors: beside };
   if (result.success) {
     return {
@@ -154,7 +175,7 @@ export function validateLead(body: unknown, window?: DateWindow): Validation {
   }
   // One problem per field: the first found (an empty value is "required", not also "invalid_format").
   const seen = new Set<string>();
-  const errors = [...result.error.issues.flatMap((issue) => toFieldError(issue, record, form)), ...beside].filter(
+  const errors = [...result.error.issues.flatMap((issue) => toFieldError(issue, rest, form)), ...beside].filter(
     (e) => !seen.has(e.pointer) && seen.add(e.pointer),
   );
   return { ok: false, consentMissing: errors.some((e) => e.code === 'consent_required'), errors };

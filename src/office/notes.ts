@@ -3,17 +3,36 @@
  * it. Each is one transaction with its line in the audit trail, which says that a note was added,
  * never what it says (a note may hold what the customer told us).
  */
+import { safeMultiLineText } from '../leads/schema.ts';
 import { NOTE_MAX_LENGTH, type AuditEntry, type LeadStatus, type LeadWork, type OfficeInbox } from './store.ts';
 import { STATUS_WORDS } from './audit-words.ts';
 
-export type NoteOutcome = { kind: 'added' } | { kind: 'empty' } | { kind: 'too long'; length: number } | { kind: 'no such lead' };
+export type NoteOutcome =
+  { kind: 'added' } | { kind: 'empty' } | { kind: 'too long'; length: number } | { kind: 'hidden characters' } | { kind: 'no such lead' };
+
+/**
+ * The office's answer to a note holding a character the intake refuses from customers (control characters, those that
+ * turn text around): often pasted in from elsewhere, and never shown as typed.
+ */
+export const hiddenCharacterWords =
+  'The note holds a character that cannot be shown as it was typed (a control character, or one that turns text around), ' +
+  'often brought in by copying and pasting. Nothing was saved: go back, clear the note and type it again.';
+
+/** A note as kept: its line breaks as line feeds, trimmed; or why it is not kept (too long, or a character the intake refuses). */
+function noteOf(text: string): { note: string } | { kind: 'too long'; length: number } | { kind: 'hidden characters' } {
+  const note = text.replace(/\r\n?/g, '\n').trim();
+  const length = [...note].length;
+  if (length > NOTE_MAX_LENGTH) return { kind: 'too long', length };
+  // The intake's own rule for customers' text that may span lines: tab and line feed stay, a zero-width joiner too.
+  return safeMultiLineText(note) ? { note } : { kind: 'hidden characters' };
+}
 
 /** Adds what `actor` wrote (`text`) to the lead with `reference`. */
 export async function addNote(inbox: Pick<OfficeInbox, 'addNote'>, reference: string, text: string, actor: string, now = new Date()): Promise<NoteOutcome> {
-  const note = text.replace(/\r\n?/g, '\n').trim();
+  const kept = noteOf(text);
+  if (!('note' in kept)) return kept;
+  const { note } = kept;
   if (note === '') return { kind: 'empty' };
-  const length = [...note].length;
-  if (length > NOTE_MAX_LENGTH) return { kind: 'too long', length };
   const audit = { at: now, actor, action: 'added a note', detail: `Added a note to ${reference}.` } as const;
   return (await inbox.addNote(reference, { at: now, by: actor, text: note }, audit)) ? { kind: 'added' } : { kind: 'no such lead' };
 }
@@ -35,7 +54,8 @@ export async function takeLead(
   { now = new Date(), ownOnly = false }: { now?: Date; ownOnly?: boolean } = {},
 ): Promise<TakeOutcome> {
   const worked = await workLead(inbox, { reference, owner: take ? actor : null, note: '', ownOnly }, actor, now);
-  if (worked.kind === 'worked') return { kind: 'done' };
+  // Taking a lead one has, or letting go of one nobody has, is done already: nothing to write.
+  if (worked.kind === 'worked' || worked.kind === 'nothing') return { kind: 'done' };
   if (worked.kind === 'no such lead' || worked.kind === 'taken by a colleague') return worked;
   throw new Error(`taking or letting go of a lead came to "${worked.kind}"`);
 }
@@ -58,6 +78,7 @@ export type WorkOutcome =
   | { kind: 'worked'; from: LeadStatus; status?: LeadStatus; owner?: 'taken' | 'let go' | 'given'; noted: boolean }
   | { kind: 'nothing' }
   | { kind: 'too long'; length: number }
+  | { kind: 'hidden characters' }
   | { kind: 'taken by a colleague'; holder: string }
   | { kind: 'no such lead' };
 
@@ -68,9 +89,9 @@ export type WorkOutcome =
  */
 export async function workLead(inbox: Pick<OfficeInbox, 'workLead'>, form: LeadForm, actor: string, now = new Date()): Promise<WorkOutcome> {
   const { reference, status, owner } = form;
-  const note = form.note.replace(/\r\n?/g, '\n').trim();
-  const length = [...note].length;
-  if (length > NOTE_MAX_LENGTH) return { kind: 'too long', length };
+  const kept = noteOf(form.note);
+  if (!('note' in kept)) return kept;
+  const { note } = kept;
   const audit = (action: AuditEntry['action'], detail: string): AuditEntry => ({ at: now, actor, action, detail });
   const given = owner === undefined ? undefined : owner === null ? 'let go' : owner === actor ? 'taken' : 'given';
   const work: LeadWork = {
@@ -98,5 +119,9 @@ export async function workLead(inbox: Pick<OfficeInbox, 'workLead'>, form: LeadF
   const done = await inbox.workLead(reference, work);
   if (!done) return { kind: 'no such lead' };
   if (done.takenBy !== undefined) return { kind: 'taken by a colleague', holder: done.takenBy };
-  return { kind: 'worked', from: done.from, ...(status && { status }), ...(given && { owner: given }), noted: note !== '' };
+  // A status or an owner set to what the lead had already changed nothing (the store wrote no line for it).
+  const statusSet = status !== undefined && status !== done.from;
+  const ownerSet = given !== undefined && (owner ?? null) !== done.owner;
+  if (!statusSet && !ownerSet && note === '') return { kind: 'nothing' };
+  return { kind: 'worked', from: done.from, ...(statusSet && { status }), ...(ownerSet && { owner: given }), noted: note !== '' };
 }

@@ -77,6 +77,12 @@ export interface LeadWork {
   note?: { note: LeadNote; audit: AuditEntry };
 }
 
+/** Which parts of `work` change `lead`: a status or an owner (nobody too) it has already changes nothing, and has no audit line. */
+export const changesOf = (work: LeadWork, lead: { status: LeadStatus; owner: string | null }) => ({
+  status: work.status !== undefined && work.status.to !== lead.status,
+  owner: work.owner !== undefined && (work.owner.to ?? null) !== lead.owner,
+});
+
 /** Whether `work` changes who has a lead only from nobody or from one account, and another account has it (`holder`). */
 export const takenByAnother = (work: LeadWork, holder: string | null): boolean =>
   work.owner?.onlyFrom !== undefined && holder !== null && holder !== work.owner.onlyFrom;
@@ -101,7 +107,7 @@ export type InboxFilter = Omit<InboxQuery, 'limit' | 'offset'>;
 export interface OfficeInbox {
   inbox(query: InboxQuery): Promise<InboxLead[]>;
   /**
-   * Sets the status of the lead with `reference`, with `audit`'s line, and says what it was;
+   * Sets the status of the lead with `reference`, with `audit`'s line (none when it had that status), and says what it was;
    * `undefined` (nothing written) when there is no such lead.
    */
   setStatus(reference: string, status: LeadStatus, by: string, at: Date, audit: (from: LeadStatus) => AuditEntry): Promise<{ from: LeadStatus } | undefined>;
@@ -109,10 +115,10 @@ export interface OfficeInbox {
   addNote(reference: string, note: LeadNote, audit: AuditEntry): Promise<boolean>;
   /**
    * What one form of the lead with `reference` changes (its status, who has it, a new note: any of them), in one transaction,
-   * each change with its own line in the audit trail; says what its status was. `undefined` (nothing written) when there is no such lead;
-   * `takenBy` (nothing written) when the owner's change has `onlyFrom` and another account has the lead.
+   * each change with its own line in the audit trail (none for a part that changes nothing: `changesOf`); says what its status and
+   * owner were. `undefined` (nothing written): no such lead; `takenBy` (nothing written): the change has `onlyFrom`, another has it.
    */
-  workLead(reference: string, work: LeadWork): Promise<{ from: LeadStatus; takenBy?: string } | undefined>;
+  workLead(reference: string, work: LeadWork): Promise<{ from: LeadStatus; owner: string | null; takenBy?: string } | undefined>;
   /**
    * The leads and caught submissions sent with any of `people`'s e-mail addresses or phone numbers (normalised; an empty one
    * matches nothing): for each address and each number, its newest `SAME_PERSON_PER_KEY`, each once, newest first. One query, by index.

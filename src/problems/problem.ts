@@ -14,10 +14,27 @@ export interface ProblemDocument {
   /** Backward-compatible copy of `detail` for the company's existing forms. */
   error: string;
   errors?: FieldError[];
+  /** On a 422 with more field problems than `errors` lists (`MAX_LISTED_ERRORS`): how many it left out. */
+  errorsOmitted?: number;
   /** On a 409: the lead that was accepted first, by its id and its short reference, and what happens next with it. */
   leadId?: string;
   reference?: string;
   whatHappensNext?: string;
+}
+
+/**
+ * The most field problems a 422 lists: a small body can hold thousands of members the form does not
+ * have, and the answer stays small; `errorsOmitted` says how many more there were.
+ */
+export const MAX_LISTED_ERRORS = 50;
+
+/**
+ * Where a 422's detail says its `count` field problems are: each in `errors` (`also`: beside the one the detail names), or
+ * the first `MAX_LISTED_ERRORS` there and the rest counted.
+ */
+export function whereListed(count: number, also = false): string {
+  if (count <= MAX_LISTED_ERRORS) return also ? 'also listed in errors' : 'each is listed in errors';
+  return `${also ? 'also found: ' : ''}errors lists the first ${MAX_LISTED_ERRORS}, and errorsOmitted counts the other ${count - MAX_LISTED_ERRORS}`;
 }
 
 /** The members a problem of this service may carry beyond RFC 9457's and the contract's own. */
@@ -57,6 +74,11 @@ export function problemDocument(problem: Problem, ctx: { siteUrl: string; reques
     resolution: type.resolution,
     error: problem.detail,
     ...problem.extra,
+    ...(problem.extra.errors &&
+      problem.extra.errors.length > MAX_LISTED_ERRORS && {
+        errors: problem.extra.errors.slice(0, MAX_LISTED_ERRORS),
+        errorsOmitted: problem.extra.errors.length - MAX_LISTED_ERRORS,
+      }),
   };
 }
 

@@ -69,7 +69,8 @@ export const PROBLEMS = {
     description:
       'One or more fields are missing, of the wrong type, badly formatted, too long or not part of the form. The ' +
       'errors array lists every problem with a JSON Pointer into the request body, and its detail says what the field ' +
-      'expects. Nothing was stored.',
+      'expects (the first 50, when there are more: errorsOmitted then says how many it left out; a list longer than its ' +
+      'field takes is one problem at the list). Nothing was stored.',
     resolution:
       'Remove each member the errors array marks unknown_field, correct every other field it lists as its detail ' +
       'says, and send the corrected lead with a new Idempotency-Key.',

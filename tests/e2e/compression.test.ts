@@ -10,7 +10,10 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIN_COMPRESSIBLE_BYTES } from '../../src/lib/compression.ts';
+import { MAX_HELD_BYTES } from '../../src/server/held-response.ts';
 import { decode, textPaths } from '../support/codings.ts';
+import { quote } from '../support/fixtures.ts';
 import { ROOT, startServer, type RunningServer } from '../support/server.ts';
 
 interface RawReply {
@@ -19,8 +22,8 @@ interface RawReply {
   body: Buffer;
 }
 
-/** A GET or HEAD with exactly `headers` (no client of ours adds or decodes anything), its body as bytes. */
-function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawReply> {
+/** A request (GET unless said) with exactly `headers` (no client of ours adds or decodes anything), its body as bytes. */
+function get(url: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<RawReply> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -29,7 +32,7 @@ function get(url: string, headers: Record<string, string> = {}, method = 'GET'):
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -159,6 +162,39 @@ describe('answers rendered on demand', () => {
         expect(reply.body.length, page).toBeLessThan(html.length / 2);
       }
     }
+  });
+
+  it("compress a problem document like any other answer: a lead's largest 422 is held whole, within MAX_HELD_BYTES, and sent in the coding asked for", async () => {
+    // 56 members the form does not have, each named with 80 emoji: 18 KB sent, each name escaped in its pointer three times over.
+    const name = (i: number) => `${String(i).padStart(2, '0')}${'🧽'.repeat(80)}`;
+    const body = JSON.stringify({ ...quote(), ...Object.fromEntries(Array.from({ length: 56 }, (_, i) => [name(i), 0])) });
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(20_000);
+    const send = (coding?: 'br' | 'gzip') =>
+      get(`${server.url}/api/v1/leads`, { 'Content-Type': 'application/json', ...(coding && { 'Accept-Encoding': coding }) }, 'POST', body);
+    const identity = await send();
+    expect(identity.status).toBe(422);
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.body.length).toBeGreaterThan(MIN_COMPRESSIBLE_BYTES);
+    expect(identity.body.length).toBeLessThan(MAX_HELD_BYTES / 8);
+    const document = JSON.parse(identity.body.toString());
+    expect(document).toMatchObject({ code: 'validation_failed', errorsOmitted: 6 });
+    expect(document.errors).toHaveLength(50);
+    for (const coding of ['br', 'gzip'] as const) {
+      const reply = await send(coding);
+      expect(reply.status, coding).toBe(422);
+      expect(reply.headers['content-type'], coding).toBe('application/problem+json');
+      expect(reply.headers['content-encoding'], coding).toBe(coding);
+      expect(reply.headers.vary, coding).toBe('Accept-Encoding');
+      expect(Number(reply.headers['content-length']), coding).toBe(reply.body.length);
+      expect(reply.body.length, coding).toBeLessThan(identity.body.length / 10);
+      const decoded = JSON.parse(decode[coding](reply.body).toString());
+      expect({ ...decoded, instance: document.instance }).toEqual(document);
+    }
+    // 18 KB of zeros in a list is one problem: a small answer, not the 1.86 MB it was.
+    const zeros = JSON.stringify(quote({ allowedContact: Array(9000).fill(0) }));
+    const small = await get(`${server.url}/api/v1/leads`, { 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip' }, 'POST', zeros);
+    expect(small.status).toBe(422);
+    expect(small.body.length).toBeLessThan(MIN_COMPRESSIBLE_BYTES);
   });
 
   it('are sent as they are when compressing does not pay (a 300-byte problem), to a client without a coding, and for HEAD', async () => {

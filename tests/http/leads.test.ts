@@ -156,6 +156,47 @@ describe('the order of checks, first failure wins', () => {
     expect(byPointer).toEqual({ '#/phone': 'invalid_format', '#/helpWith': 'required', '#/message': 'required', '#/extra': 'unknown_field' });
   });
 
+  it('step 7: a list over its length is one too_long at the list, its items unchecked; a 422 lists at most 50 problems and counts the rest', async () => {
+    // 18 KB of zeros: one problem each, not 9,001.
+    for (const [list, words] of [
+      ['allowedContact', 'allowedContact must list at most 3 ways'],
+      ['preferredDates', 'preferredDates must list at most 3 dates'],
+    ] as const) {
+      const reply = await submit(quote({ [list]: Array(9000).fill(0), email: 'nope' }));
+      expectProblem(reply, 422, 'validation_failed');
+      expect(reply.json.errors).toEqual([
+        { pointer: '#/email', code: 'invalid_format', detail: expect.any(String) },
+        { pointer: `#/${list}`, code: 'too_long', detail: words },
+      ]);
+      expect(reply.json).not.toHaveProperty('errorsOmitted');
+      expect(reply.text.length).toBeLessThan(3000);
+    }
+    // A list within its length still has its items checked.
+    const within = await submit(quote({ allowedContact: ['call', 0] }));
+    expect(within.json.errors).toEqual([expect.objectContaining({ pointer: '#/allowedContact/1', code: 'invalid_format' })]);
+    // A contact message has no lists: a long one is a member it does not have, said once.
+    const support = await submit(contact({ preferredDates: Array(9000).fill(0) }));
+    expect(support.json.errors).toEqual([expect.objectContaining({ pointer: '#/preferredDates', code: 'unknown_field' })]);
+
+    // 1,500 members the form does not have (13 KB), and consent missing: the consent first, 50 listed, the rest counted.
+    const extra = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`x${i}`, 0]));
+    const many = await submit({ ...quote({ communicationsConsent: false }), ...extra });
+    expectProblem(many, 422, 'consent_required');
+    expect(many.json.errors).toHaveLength(50);
+    expect(many.json.errors[0]).toMatchObject({ pointer: '#/communicationsConsent', code: 'consent_required' });
+    expect(many.json.errorsOmitted).toBe(1451);
+    expect(many.json.detail).toBe(
+      'communicationsConsent must be true; 1500 other field problems also found: errors lists the first 50, and errorsOmitted counts the other 1451.',
+    );
+    const unknown = await submit({ ...quote(), ...extra });
+    expectProblem(unknown, 422, 'validation_failed');
+    expect(unknown.json).toMatchObject({
+      errorsOmitted: 1450,
+      detail: '1500 field problems found; errors lists the first 50, and errorsOmitted counts the other 1450.',
+    });
+    expect(unknown.json.errors.at(-1)).toEqual({ pointer: '#/x49', code: 'unknown_field', detail: expect.stringMatching(/^x49 is not a field/) });
+  });
+
   it('step 7: a body that is not an object, or an unknown formType, is a validation failure', async () => {
     expectProblem(await submit('[1,2]'), 422, 'validation_failed');
     const reply = await submit(quote({ formType: 'complaint' }));

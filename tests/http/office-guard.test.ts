@@ -13,8 +13,9 @@ import { answerOnDemand } from '../../src/http/front-door.ts';
 import type { ApiContext } from '../../src/http/context.ts';
 import { SESSION_IDLE_MS } from '../../src/leads/retention.ts';
 import { HELD_CHANGE_MS, takeHeldChange } from '../../src/office/held-change.ts';
-import { tokenHash } from '../../src/office/session.ts';
+import { sessionUser, tokenHash } from '../../src/office/session.ts';
 import { POST as postSearch } from '../../src/pages/office/search.ts';
+import { POST as postSignOut } from '../../src/pages/office/sign-out.ts';
 import { testApp, type TestApp } from '../support/app.ts';
 
 const HASH = 'scrypt$1$1$1$AA==$AA==';
@@ -33,6 +34,8 @@ const heldPage: Page = async (locals, request) => {
 };
 /** The search's own route. */
 const searchPage: Page = async (locals, request) => postSearch({ locals, request } as unknown as APIContext);
+/** The sign-out's own route. */
+const signOutPage: Page = async (locals, request) => postSignOut({ locals, request } as unknown as APIContext);
 
 let app: TestApp;
 afterEach(() => app?.dispose());
@@ -141,6 +144,29 @@ describe("the office's change limit", () => {
     );
     // A colleague's changes are their own.
     expect((await post('/office/note', note(5), await session(COLLEAGUE))).status).toBe(204);
+  });
+
+  it('lets a person sign out whatever the change limit says: the session ends and its cookie goes, spending nothing', async () => {
+    const first = await session(MARIA);
+    for (let i = 0; i < 3; i++) expect((await post('/office/note', note(i), first)).status).toBe(204);
+    // Another session of the same account, on a shared computer: its changes are refused now, its sign-out is not.
+    const shared = await session(MARIA);
+    expect((await post('/office/note', note(3), shared)).status).toBe(429);
+    const out = await post('/office/sign-out', {}, shared, signOutPage);
+    expect(out.status).toBe(303);
+    expect(out.headers.get('location')).toBe('/office/sign-in?signed-out');
+    expect(out.headers.get('set-cookie')).toMatch(/^office_session=; Max-Age=0; Path=\/office;/);
+    expect(await sessionUser(app.store, shared.slice('office_session='.length))).toBeUndefined();
+    expect((await app.store.recent(1))[0]).toMatchObject({ actor: MARIA, action: 'signed out' });
+    // The other session is untouched; and a sign-out spends none of the account's changes.
+    expect(await sessionUser(app.store, first.slice('office_session='.length))).toMatchObject({ email: MARIA });
+    expect((await post('/office/sign-out', {}, await session(COLLEAGUE), signOutPage)).status).toBe(303);
+    const colleague = await session(COLLEAGUE);
+    for (let i = 0; i < 3; i++) expect((await post('/office/note', note(i), colleague)).status).toBe(204);
+    // A session that has ended already: its cookie goes all the same.
+    const gone = await post('/office/sign-out', {}, await ended(COLLEAGUE), signOutPage);
+    expect(gone.status).toBe(303);
+    expect(gone.headers.get('set-cookie')).toMatch(/^office_session=; Max-Age=0;/);
   });
 
   it('counts a held change as a change of its account', async () => {

@@ -14,6 +14,7 @@ import type { ApiContext } from '../../src/http/context.ts';
 import { OFFICE_HEADERS } from '../../src/http/office-guard.ts';
 import { inlineCode, securityHeaders } from '../../src/http/security-headers.ts';
 import { tokenHash } from '../../src/office/session.ts';
+import { POST as postNote } from '../../src/pages/office/note.ts';
 import { POST as postTake } from '../../src/pages/office/take.ts';
 import { POST as postWork } from '../../src/pages/office/work.ts';
 import { testApp, type TestApp } from '../support/app.ts';
@@ -82,6 +83,22 @@ async function expectRefusalPage(res: Response, status: number, words: RegExp) {
   return html;
 }
 
+/** A lead taken in through the API: its reference. */
+async function sentLead(): Promise<string> {
+  const sent = await app.fetch('/api/v1/leads', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...newClient() },
+    body: JSON.stringify(quote()),
+  });
+  return ((await sent.json()) as { reference: string }).reference;
+}
+
+/** An action's own route, standing for the page. */
+const page =
+  (handler: typeof postWork): Page =>
+  async (locals, request) =>
+    handler({ locals, request } as unknown as APIContext);
+
 describe("the office's refusals", () => {
   beforeEach(() => open({ OFFICE_ACTIONS_PER_MINUTE: '2' }));
 
@@ -128,20 +145,11 @@ describe("the office's refusals", () => {
   });
 
   it('answers staff letting go of a lead a colleague has, by either form, with a page naming who has it now, and changes nothing', async () => {
-    const sent = await app.fetch('/api/v1/leads', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...newClient() },
-      body: JSON.stringify(quote()),
-    });
-    const { reference } = (await sent.json()) as { reference: string };
+    const reference = await sentLead();
     await app.store.workLead(reference, {
       owner: { to: OWNER, audit: { at: new Date(), actor: OWNER, action: 'set the owner', detail: `Took ${reference}.` } },
     });
     const helper = await session(HELPER);
-    const page =
-      (handler: typeof postWork): Page =>
-      async (locals, request) =>
-        handler({ locals, request } as unknown as APIContext);
     // The lead's own form, posted by hand with "Nobody" (the form shows staff only the holder and "You"), and the single form.
     const byHand = { reference, owner: 'nobody', 'was-owner': 'me', status: 'done', 'was-status': 'new', note: 'Mine now.', back: '/office' };
     const work = await office('/office/work', form(byHand, helper), page(postWork));
@@ -155,6 +163,22 @@ describe("the office's refusals", () => {
     await expectRefusalPage(take, 409, /has this lead now, so you cannot make it nobody’s/);
     const [lead] = await app.store.inbox({ reference, limit: 1, offset: 0 });
     expect(lead).toMatchObject({ owner: OWNER, status: 'new', notes: [] });
+  });
+
+  it('answers a note holding a character the intake refuses, by either form, with a page saying so, and saves nothing of the form', async () => {
+    const reference = await sentLead();
+    const owner = await session(OWNER);
+    const turned = `${CUSTOMER.note} \u202eenod yllaer\u202c`;
+    const work = { reference, status: 'done', 'was-status': 'new', owner: 'me', 'was-owner': 'nobody', note: turned, back: '/office' };
+    await expectRefusalPage(await office('/office/work', form(work, owner), page(postWork)), 400, /cannot be shown as it was typed.*Nothing was saved/);
+    await expectRefusalPage(
+      await office('/office/note', form({ reference, note: 'Gate\u0000code', back: '/office' }, owner), page(postNote)),
+      400,
+      /Nothing was saved/,
+    );
+    const [lead] = await app.store.inbox({ reference, limit: 1, offset: 0 });
+    expect(lead).toMatchObject({ status: 'new', notes: [] });
+    expect(lead!.owner).toBeUndefined();
   });
 
   it('escapes what its words hold', async () => {

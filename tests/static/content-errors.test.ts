@@ -34,14 +34,17 @@ describe("an editor's mistakes stop the build, all at once, in words", () => {
       'content/terms.mdx': (s) => s.replace(/^description: .*$/m, 'description: Too short.'),
       'content/privacy.mdx': (s) => s.replace(/^updated: .*$/m, 'updated: 22/11/2026'),
       'content/company.yaml': (s) =>
-        s.replace('phone: (503) 555-0100', 'phone: 555-0100 ext 2').replace('{ days: Saturday, opens: 9 am', '{ days: Saturday to, opens: 9 am'),
+        s
+          .replace('phone: (503) 555-0100', 'phone: 555-0100 ext 2')
+          .replace('{ days: Saturday, opens: 9 am', '{ days: Saturday to, opens: 9 am')
+          .replace('{ date: 2026-12-25, name: Christmas Day }', '{ date: 2026-02-30, name: Christmas Day }'),
       'content/trust.yaml': (s) =>
         `${s}  licenseAndInsurance: Licensed in Oregon (CCB #000000) and insured.\n  reviews:\n    - date: 2026-10-12\n      text: The team was on time and careful with our floors.\n    - name: Sam K.\n      text: Friendly, quick and thorough.\n      stars: 5\n`,
     });
     expect(build.failed).toBe(true);
     // The build's list is the browser's: one function of the same files.
     expect(build.output).toContain(build.list);
-    expect(build.list).toMatch(/^9 mistakes in content\/ to fix/);
+    expect(build.list).toMatch(/^10 mistakes in content\/ to fix/);
     for (const paragraph of [
       'content/forms/quote.mdx, line 13: fields → email → label\n  must be a label of 2 to 60 characters\n  for example: label: E-mail address\n  you wrote: nothing',
       'content/terms.mdx, line 3: description\n  must be a description of 20 to 200 characters',
@@ -50,6 +53,7 @@ describe("an editor's mistakes stop the build, all at once, in words", () => {
       'content/company.yaml, line 7: phone\n  must be a 10-digit U.S. phone number\n  for example: phone: (503) 555-0100',
       'content/company.yaml, line 14: hours → line 2\n  must have days that are a day or a range, such as Saturday',
       '  you wrote: { days: Saturday to, opens: 9 am, closes: 1 pm }',
+      'content/company.yaml, line 32: closedDays → day 2 → date\n  must be a day the calendar has: a month from 01 to 12, and a day that month has\n  for example: date: 2026-11-26\n  you wrote: the date 2026-02-30',
       "reviews → review 1 → name\n  must be the reviewer's name as they agreed to show it\n  for example: name: Maria L.\n  you wrote: nothing",
       'reviews → review 2 → date\n  must be the day the review was written, as YYYY-MM-DD\n  for example: date: 2026-10-12',
       'reviews → review 2 → stars\n  has no part named "stars": the parts are name, date, town and text',

@@ -1,7 +1,8 @@
 /**
  * What the published description says of a lead body, in the server's own terms: whether its
  * schema accepts the body, and if not, the JSON Pointers (`#/email`) of what it refuses, read
- * from ajv's errors for the form the body selects (as the server picks it); and the one rule the
+ * from ajv's errors for the form the body selects (as the server picks it; a list over its
+ * `maxItems` is one problem at the list, as the contract says); and the one rule the
  * schema states only in words, because it depends on the clock (a consent timestamp ahead).
  */
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
@@ -32,6 +33,7 @@ export function schemaOracle(doc: Json, rules: ClockRules) {
   const schema = (name: string) => ajv.getSchema(`openapi#/components/schemas/${name}`)!;
   const [union, quote, support, timestamp] = [schema('LeadSubmission'), schema('QuoteRequest'), schema('ContactMessage'), schema('ConsentTimestamp')];
   const date = ajv.compile(doc.components.schemas.QuoteRequest.properties.preferredDates.items);
+  const maxDates: number = doc.components.schemas.QuoteRequest.properties.preferredDates.maxItems;
   const segment = (s: string) => encodeURIComponent(s.replaceAll('~', '~0').replaceAll('/', '~1'));
   const pointerOf = (e: ErrorObject): string | undefined => {
     // A oneOf's error sums up its branches; the branch the body selects is checked alone below.
@@ -53,7 +55,10 @@ export function schemaOracle(doc: Json, rules: ClockRules) {
       const selected = body.formType === undefined || body.formType === 'quote' ? quote : body.formType === 'support' ? support : undefined;
       if (!selected) return { valid: false, pointers: new Set(['#/formType']) };
       if (selected(body)) throw new Error('the oneOf refuses a body that the form it selects accepts');
-      return { valid: false, pointers: new Set(selected.errors!.map(pointerOf).filter((p): p is string => p !== undefined)) };
+      // A list longer than its `maxItems` is one problem at the list: its items are not checked (the contract's rule).
+      const overlong = selected.errors!.filter((e) => e.keyword === 'maxItems').map(pointerOf);
+      const pointers = selected.errors!.map(pointerOf).filter((p): p is string => p !== undefined && !overlong.some((list) => p.startsWith(`${list}/`)));
+      return { valid: false, pointers: new Set(pointers) };
     },
     /** Where the rules relative to the clock refuse `body` (the schema states them in words). */
     clock(body: unknown, now = Date.now()): Set<string> {
@@ -62,7 +67,7 @@ export function schemaOracle(doc: Json, rules: ClockRules) {
       const at = body.consentTimestamp;
       if (typeof at === 'string' && timestamp(at) && Date.parse(at) > now + rules.consentSkewMs) out.add('#/consentTimestamp');
       // Preferred dates, on a quote request: from today where the company is, to so many days ahead.
-      if (body.formType !== 'support' && Array.isArray(body.preferredDates)) {
+      if (body.formType !== 'support' && Array.isArray(body.preferredDates) && body.preferredDates.length <= maxDates) {
         const today = new Intl.DateTimeFormat('en-CA', { timeZone: rules.timeZone }).format(now);
         const last = new Date(Date.parse(`${today}T00:00:00Z`) + rules.daysAhead * 86_400_000).toISOString().slice(0, 10);
         body.preferredDates.forEach((d: unknown, i: number) => {

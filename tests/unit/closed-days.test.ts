@@ -46,6 +46,65 @@ describe('closed days in content/company.yaml', () => {
     ]);
   });
 
+  it('take only a real day written YYYY-MM-DD, without a time of day, each once, with a plain name: every mistake with its line, in words', () => {
+    const days = [
+      '    - { date: 2026-12-25, name: Christmas Day }',
+      '    - { date: 2026-02-30, name: Leap Day }',
+      '    - { date: 2026-13-01 }',
+      '    - { date: 2026-11-26T10:00:00, name: Thanksgiving Day }',
+      '    - { date: 2026-12-24 09:00 }',
+      '    - { date: 2026-7-4 }',
+      '    - { date: "2026-12-31" }',
+      '    - { date: 2026-12-25, name: Christmas again }',
+      '    - { date: 2027-01-01, name: "New Year\u202e\u200b Day" }',
+      '    - { date: 2027-01-02, name: "Day\u0000 after" }',
+    ];
+    const file = withClosedDays(`${days.join('\n')}\n`);
+    writeFileSync(join(dir, 'content/company.yaml'), file);
+    const lineOf = (text: string) => file.split('\n').findIndex((l) => l.includes(text)) + 1;
+    const at = (n: number, field = 'date') => ({ file: 'content/company.yaml', line: lineOf(days[n - 1]!), field: `closedDays → day ${n} → ${field}` });
+    expect(checkContent(dir)).toEqual([
+      {
+        ...at(2),
+        allowed: 'must be a day the calendar has: a month from 01 to 12, and a day that month has',
+        example: 'date: 2026-11-26',
+        found: 'the date 2026-02-30',
+      },
+      {
+        ...at(3),
+        allowed: 'must be a day the calendar has: a month from 01 to 12, and a day that month has',
+        example: 'date: 2026-11-26',
+        found: 'the date 2026-13-01',
+      },
+      { ...at(4), allowed: 'must be a day alone, without a time of day', example: 'date: 2026-11-26', found: 'the date 2026-11-26T10:00:00' },
+      { ...at(5), allowed: 'must be a day alone, without a time of day', example: 'date: 2026-11-26', found: '16 characters ("2026-12-24 09:00")' },
+      {
+        ...at(6),
+        allowed: 'must be written YYYY-MM-DD, with two digits for the month and two for the day',
+        example: 'date: 2026-11-26',
+        found: 'the date 2026-7-4',
+      },
+      { ...at(7), allowed: 'must be a date written YYYY-MM-DD, without quotes around it', example: 'date: 2026-11-26', found: '10 characters ("2026-12-31")' },
+      { ...at(8), allowed: 'must be a day not listed already: day 1 is the same day', found: 'the date 2026-12-25' },
+      {
+        ...at(9, 'name'),
+        allowed: 'must be plain text, without control characters, direction marks or invisible characters',
+        example: 'name: Thanksgiving Day',
+        found: '14 characters ("New Year[U+202E][U+200B] Day")',
+      },
+      {
+        ...at(10, 'name'),
+        allowed: 'must be plain text, without control characters, direction marks or invisible characters',
+        example: 'name: Thanksgiving Day',
+        found: '10 characters ("Day[U+0000] after")',
+      },
+    ]);
+    // Put right, they are read as the days written.
+    writeFileSync(join(dir, 'content/company.yaml'), withClosedDays('    - { date: 2028-02-29, name: Leap Day }\n    - { date: 2026-12-31 }\n'));
+    expect(checkContent(dir)).toEqual([]);
+    expect(companyOf(readContent(dir).company).promise.closed).toEqual([{ date: '2028-02-29', name: 'Leap Day' }, { date: '2026-12-31' }]);
+  });
+
   it('keep a day gone by without a word: no mistake, and not said on the site', () => {
     writeFileSync(join(dir, 'content/company.yaml'), withClosedDays('    - { date: 2020-12-25, name: Christmas Day }\n    - { date: 2026-12-25 }\n'));
     expect(checkContent(dir)).toEqual([]);

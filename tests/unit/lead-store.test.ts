@@ -192,6 +192,28 @@ for (const factory of factories) {
         expect((await store.submit(later, { key: 'k2', requestHash: 'h2' })).kind).toBe('created');
       });
 
+      it('answers none of a batch as stored when its COMMIT fails after every insert succeeded, stores none, and takes the next', async () => {
+        // A constraint checked at COMMIT alone (deferred): every insert of the batch succeeds, then the commit is refused.
+        await sql({
+          sqlite: `CREATE TABLE commit_trap_parent (id TEXT PRIMARY KEY);
+                   CREATE TABLE commit_trap (lead_id TEXT REFERENCES commit_trap_parent (id) DEFERRABLE INITIALLY DEFERRED);
+                   CREATE TRIGGER commit_trap AFTER INSERT ON leads BEGIN INSERT INTO commit_trap VALUES (NEW.id); END;`,
+          postgres: `CREATE FUNCTION refuse_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused at commit'; END $$;
+                     CREATE CONSTRAINT TRIGGER commit_trap AFTER INSERT ON leads DEFERRABLE INITIALLY DEFERRED
+                       FOR EACH ROW EXECUTE FUNCTION refuse_at_commit();`,
+        });
+        // Sent in one turn of the event loop: on SQLite, one batch and one commit.
+        const leads = ['ann', 'bob', 'cy'].map((who) => toLeadRecord(valid({ ...quote(), email: `${who}@example.com` }), meta()));
+        const settled = await Promise.allSettled(leads.map((lead, i) => store.submit(lead, { key: `trapped-${i}`, requestHash: 'h' })));
+        expect(settled.map((s) => (s.status === 'fulfilled' ? s.value.kind : 'refused'))).toEqual(['refused', 'refused', 'refused']);
+        expect(await count(store)).toBe(0);
+        // Sent again once the commit can be made, with the same keys: each is new, and stored once.
+        await sql({ sqlite: 'DROP TRIGGER commit_trap', postgres: 'DROP TRIGGER commit_trap ON leads' });
+        const again = await Promise.all(leads.map((lead, i) => store.submit(lead, { key: `trapped-${i}`, requestHash: 'h' })));
+        expect(again.map((o) => o.kind)).toEqual(['created', 'created', 'created']);
+        expect(await count(store)).toBe(3);
+      });
+
       it('refuses only the submission that fails among those sent together: the others before and after it are stored', async () => {
         await sql({
           sqlite:

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { personMessage } from '../../src/leads/fields.ts';
-import { validateLead, jsonPointer } from '../../src/leads/validate.ts';
+import { ContactMessage, QuoteRequest } from '../../src/leads/schema.ts';
+import { LISTS, validateLead, jsonPointer } from '../../src/leads/validate.ts';
 import { contact, quote } from '../support/fixtures.ts';
 
 const errorsOf = (body: unknown) => {
@@ -234,6 +236,18 @@ describe('validateLead', () => {
     expect(validateLead(quote({ notes: 'Line one\r\nLine two\tend' })).ok).toBe(true);
     expect(codes(quote({ notes: 'bell\u0007' }))).toEqual({ '#/notes': 'invalid_format' });
     expect(codes(contact({ message: 'hidden \u202e text' }))).toEqual({ '#/message': 'invalid_format' });
+  });
+
+  it('refuses a list over its length once, at the list, without its items; every list of both forms has its length', () => {
+    expect(errorsOf(quote({ preferredDates: ['x', 1, null, '2026-13-01'] })).errors).toEqual([
+      { pointer: '#/preferredDates', code: 'too_long', detail: 'preferredDates must list at most 3 dates' },
+    ]);
+    const lists = [QuoteRequest, ContactMessage].flatMap((form) =>
+      Object.entries(form.shape)
+        .filter(([, member]) => (member instanceof z.ZodOptional ? member.unwrap() : member) instanceof z.ZodArray)
+        .map(([name]) => name),
+    );
+    expect(lists.sort()).toEqual(Object.keys(LISTS).sort());
   });
 
   it('escapes member names in pointers (RFC 6901, URI fragment form)', () => {

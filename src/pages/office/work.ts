@@ -8,7 +8,7 @@
 import type { APIRoute } from 'astro';
 import { LEAD_STATUSES, NOTE_MAX_LENGTH, type LeadStatus } from '../../office/store.ts';
 import { officeText } from '../../http/office-guard.ts';
-import { takenWords, workLead } from '../../office/notes.ts';
+import { hiddenCharacterWords, takenWords, workLead } from '../../office/notes.ts';
 import { backTo } from '../../office/inbox-filters.ts';
 
 export const prerender = false;
@@ -41,6 +41,7 @@ export const POST: APIRoute = async ({ locals, request }) => {
   const worked = await workLead(office.powers.inbox, form, office.user);
   if (worked.kind === 'too long')
     return officeText(400, `The note has ${worked.length} characters; a note takes at most ${NOTE_MAX_LENGTH}. Nothing was saved: go back and shorten it.`);
+  if (worked.kind === 'hidden characters') return officeText(400, hiddenCharacterWords);
   if (worked.kind === 'no such lead') return officeText(404, GONE);
   if (worked.kind === 'taken by a colleague') return officeText(409, takenWords(worked.holder));
   const back = backTo(field('back'));

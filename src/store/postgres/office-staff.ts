@@ -65,8 +65,9 @@ export function postgresStaff(handle: PostgresHandle): OfficeAccounts & OfficeSe
     },
     endSession: (tokenHash, audit) =>
       transaction(async (c) => {
-        await c.query('DELETE FROM office_sessions WHERE token_hash = $1', [tokenHash]);
-        if (audit) await writeAudit(c, audit);
+        // A session ended already (signed out in another tab) ends with no second line.
+        const ended = ((await c.query('DELETE FROM office_sessions WHERE token_hash = $1', [tokenHash])).rowCount ?? 0) > 0;
+        if (ended && audit) await writeAudit(c, audit);
       }),
     rememberSearch: (tokenHash, text, at) =>
       transaction(async (c) => {

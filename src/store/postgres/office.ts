@@ -3,6 +3,7 @@
  * and the audit trail (the staff's accounts and sessions are `office-staff.ts`).
  */
 import {
+  changesOf,
   takenByAnother,
   type AuditEntry,
   type AuditTrail,
@@ -38,8 +39,9 @@ export function postgresOffice(
       );
       const row = rows[0];
       if (!row) return undefined;
-      if (takenByAnother(work, row.owner)) return { from: row.status, takenBy: row.owner! };
-      if (work.status) {
+      if (takenByAnother(work, row.owner)) return { from: row.status, owner: row.owner, takenBy: row.owner! };
+      const changes = changesOf(work, row);
+      if (work.status && changes.status) {
         const { to, by, at, audit } = work.status;
         await c.query('UPDATE leads SET status = $2, status_by = $3, status_at = $4 WHERE id = $1', [row.id, to, by, at]);
         // The first contact: the first time the lead leaves "new", whoever and whenever; never moved after.
@@ -51,7 +53,7 @@ export function postgresOffice(
           );
         await writeAudit(c, audit(row.status));
       }
-      if (work.owner) {
+      if (work.owner && changes.owner) {
         await c.query('UPDATE leads SET owner = $2 WHERE id = $1', [row.id, work.owner.to ?? null]);
         await writeAudit(c, work.owner.audit);
       }
@@ -60,7 +62,7 @@ export function postgresOffice(
         await c.query('INSERT INTO lead_notes (lead_id, at, author, text) VALUES ($1, $2, $3, $4)', [row.id, note.at, note.by, note.text]);
         await writeAudit(c, audit);
       }
-      return { from: row.status };
+      return { from: row.status, owner: row.owner };
     });
 
   return {

@@ -79,8 +79,9 @@ export function sqliteStaff(handle: SqliteHandle): OfficeAccounts & OfficeSessio
     endSession: (tokenHash, audit) =>
       guard(() =>
         inTransaction(() => {
-          db.prepare('DELETE FROM office_sessions WHERE token_hash = ?').run(tokenHash);
-          if (audit) writeAudit(audit);
+          // A session ended already (signed out in another tab) ends with no second line.
+          const ended = Number(db.prepare('DELETE FROM office_sessions WHERE token_hash = ?').run(tokenHash).changes) > 0;
+          if (ended && audit) writeAudit(audit);
         }),
       ),
     rememberSearch: (tokenHash, text, at) =>

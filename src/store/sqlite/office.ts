@@ -3,6 +3,7 @@
  * the audit trail (the staff's accounts and sessions are `office-staff.ts`).
  */
 import {
+  changesOf,
   takenByAnother,
   type AuditEntry,
   type AuditTrail,
@@ -31,8 +32,9 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction, cl
         const row = db.prepare('SELECT id, status, received_at, owner FROM leads WHERE reference = ?').get(reference) as
           { id: string; status: LeadStatus; received_at: string; owner: string | null } | undefined;
         if (!row) return undefined;
-        if (takenByAnother(work, row.owner)) return { from: row.status, takenBy: row.owner! };
-        if (work.status) {
+        if (takenByAnother(work, row.owner)) return { from: row.status, owner: row.owner, takenBy: row.owner! };
+        const changes = changesOf(work, row);
+        if (work.status && changes.status) {
           const { to, by, at, audit } = work.status;
           db.prepare('UPDATE leads SET status = ?, status_by = ?, status_at = ? WHERE id = ?').run(to, by, iso(at), row.id);
           // The first contact: the first time the lead leaves "new", whoever and whenever; never moved after.
@@ -46,7 +48,7 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction, cl
             );
           writeAudit(audit(row.status));
         }
-        if (work.owner) {
+        if (work.owner && changes.owner) {
           db.prepare('UPDATE leads SET owner = ? WHERE id = ?').run(work.owner.to ?? null, row.id);
           writeAudit(work.owner.audit);
         }
@@ -55,7 +57,7 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction, cl
           db.prepare('INSERT INTO lead_notes (lead_id, at, author, text) VALUES (?, ?, ?, ?)').run(row.id, iso(note.at), note.by, note.text);
           writeAudit(audit);
         }
-        return { from: row.status };
+        return { from: row.status, owner: row.owner };
       }),
     );
 
