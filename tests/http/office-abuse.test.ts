@@ -247,7 +247,7 @@ describe("the office's page against abuse, in process", () => {
     for (const [path, fields] of Object.entries(CASES)) {
       const res = await post(path, fields, path === '/office/sign-in' ? undefined : cookie, ELSEWHERE);
       expect(res.status, path).toBe(403);
-      expect(await res.text(), path).toContain('This change can only be made from the office page on this site. Nothing was changed.');
+      expect(await res.text(), path).toContain(`A change to the office can only be sent from this site, at ${SITE}. Nothing was changed.`);
       expect(res.headers.get('set-cookie'), path).toBeNull();
     }
     expect(await trail()).toBe(before.trail);
