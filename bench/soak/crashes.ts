@@ -1,0 +1,92 @@
+/**
+ * The server under the soak: the built service started as `npm start` starts it (`tests/support/server.ts`), on one
+ * port and one store, killed with SIGKILL when the soak says and started again at once on the same store. Whoever
+ * sends a request first waits until it serves (`whenUp`). What it logged at error level, or answered with a 5xx, is
+ * kept (its messages only: the log holds no personal data) for the verdict.
+ */
+import { startServer, type RunningServer } from '../../tests/support/server.ts';
+
+export class CrashingServer {
+  readonly url: string;
+  kills = 0;
+  /** Error-level lines (their messages, counted) and 5xx answers the server logged, over all its starts. */
+  readonly errors = new Map<string, number>();
+  private server: RunningServer | undefined;
+  /** Resolved while the server serves; pending, for everyone who asks meanwhile, from a kill until the next start. */
+  private ready!: Promise<void>;
+  private serving!: () => void;
+  private setup: { port: number; dir: string; env: Record<string, string> };
+
+  constructor(setup: { port: number; dir: string; env: Record<string, string> }) {
+    this.setup = setup;
+    this.url = `http://127.0.0.1:${setup.port}`;
+    this.down();
+  }
+
+  private down(): void {
+    this.ready = new Promise((resolve) => (this.serving = resolve));
+  }
+
+  /** Resolves once the server serves (at once while it does). */
+  whenUp(): Promise<void> {
+    return this.ready;
+  }
+
+  /** Starts the server on the soak's store; resolves once it listens. */
+  async start(): Promise<void> {
+    const { port, dir, env } = this.setup;
+    this.server = await startServer({ dir, env: { ...env, PORT: String(port) } });
+    this.serving();
+  }
+
+  /** Kills the server at once, whatever it is doing (the soak itself was stopped): nothing is left running. */
+  abandon(): void {
+    try {
+      if (this.server) process.kill(-this.server.child.pid!, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+
+  /** Kills the server with SIGKILL (npm and the node process it runs), then starts it again; says its pid and how long it was away. */
+  async killAndRestart(): Promise<{ pid: number; awayMs: number }> {
+    const server = this.server!;
+    this.down();
+    const killedAt = performance.now();
+    await server.stop('SIGKILL');
+    this.kills++;
+    this.collect(server);
+    await this.start();
+    return { pid: server.pid, awayMs: performance.now() - killedAt };
+  }
+
+  /** Stops the server as an operator does (SIGTERM: it finishes what it accepted and closes the store); says its exit code. */
+  async stop(): Promise<number | null> {
+    const server = this.server!;
+    this.down();
+    const code = await server.stop('SIGTERM');
+    this.collect(server);
+    return code;
+  }
+
+  /** Keeps what a server logged at error level or answered with a 5xx, by its message. */
+  private collect(server: RunningServer): void {
+    for (const line of server.logs) {
+      if (!line.startsWith('{')) continue;
+      let entry: { level?: number; msg?: string; status?: number; err?: { message?: string } };
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const what =
+        (entry.level ?? 0) >= 50
+          ? `logged at error level: ${entry.msg}${entry.err?.message ? ` (${entry.err.message.slice(0, 200)})` : ''}`
+          : entry.msg === 'request' && (entry.status ?? 0) >= 500
+            ? `answered ${entry.status}`
+            : undefined;
+      if (what) this.errors.set(what, (this.errors.get(what) ?? 0) + 1);
+    }
+    server.logs.length = 0;
+  }
+}
