@@ -142,8 +142,10 @@ async function soak(store: SoakStore): Promise<boolean> {
     await s.close();
   }
   const integrity = await store.integrity();
+  const kept = await store.keptCounts();
   const problems = [
     ...result.problems,
+    ...kept,
     ...whileRunning.map((left) => `${left} is still in what the store holds while the server runs after its kills`),
     ...(code === 0 ? [] : [`the server stopped with exit code ${code} on SIGTERM`]),
     ...(integrity === 'ok' || integrity.startsWith('not applicable') ? [] : [`integrity_check: ${integrity}`]),
@@ -156,9 +158,12 @@ async function soak(store: SoakStore): Promise<boolean> {
       `${n(ledger.leads.filter((l) => l.duplicateOf).length)} duplicates refused, ${n(ledger.caught.length)} caught); ` +
       `office changes acknowledged ${n(result.changesAcknowledged)}, lost ${result.changesLost} ` +
       `(${ledger.changesUnknown} with their answer lost, ${ledger.changesRefused} refused); ` +
-      `recounts equal: ${result.figuresEqual ? 'yes' : 'NO'}; integrity_check: ${integrity}; ` +
+      `recounts equal: ${result.figuresEqual && kept.length === 0 ? 'yes' : 'NO'}; integrity_check: ${integrity}; ` +
       `bytes of leads gone: ${problems.some((p) => p.includes('still in what') || p.includes('not from what')) ? 'FOUND' : 'none left'}`,
   );
+  const kinds = Object.entries(Object.groupBy(ledger.changes, (c) => c.kind)).map(([kind, list]) => `${list!.length} ${kind}`);
+  const purged = ledger.old.filter((o) => o.purged).length;
+  console.log(`  office changes acknowledged: ${kinds.join(', ')} (the purges removed ${purged} old leads stored behind the server's back)`);
   for (const p of problems.slice(0, 30)) console.log(`  PROBLEM: ${p}`);
   if (problems.length > 30) console.log(`  … and ${problems.length - 30} more problems`);
   for (const [what, count] of [...ledger.anomalies, ...server.errors]) console.log(`  seen ${count}×: ${what}`);

@@ -22,8 +22,32 @@ export interface SoakStore {
   /** Everything the store holds, as text: the SQLite file and its write-ahead log, or every row of the schema. */
   contents(): Promise<string[]>;
   integrity(): Promise<string>;
+  /**
+   * What the store keeps counted as leads come, change and go (SQLite's per-status and per-day tables, kept by triggers)
+   * set against a plain count of its rows: a sentence for each table that differs. PostgreSQL counts its rows as it reads.
+   */
+  keptCounts(): Promise<string[]>;
   remove(): Promise<void>;
 }
+
+/** Each kept table of the SQLite store, and the same counted from the leads with a plain GROUP BY (the triggers' rules, migration 18). */
+const KEPT_COUNTS = {
+  lead_status_counts: ['SELECT status, n FROM lead_status_counts WHERE n <> 0', 'SELECT status, count(*) FROM leads GROUP BY 1'],
+  lead_days: [
+    'SELECT day, form_type, service, n FROM lead_days',
+    "SELECT COALESCE(received_day, substr(received_at, 1, 10)), form_type, COALESCE(chart_service, ''), count(*) FROM leads GROUP BY 1, 2, 3",
+  ],
+  lead_days_waiting: [
+    'SELECT answer_by, day, contacted, n FROM lead_days_waiting',
+    `SELECT answer_by, COALESCE(received_day, substr(received_at, 1, 10)), first_contact_at IS NOT NULL, count(*) FROM leads
+     WHERE status = 'new' AND answer_by IS NOT NULL GROUP BY 1, 2, 3`,
+  ],
+  lead_days_contacted: [
+    'SELECT day, late, minutes, n FROM lead_days_contacted',
+    `SELECT COALESCE(received_day, substr(received_at, 1, 10)), first_contact_at > answer_by, COALESCE(first_contact_minutes, -1), count(*) FROM leads
+     WHERE first_contact_at IS NOT NULL AND answer_by IS NOT NULL GROUP BY 1, 2, 3`,
+  ],
+};
 
 export async function sqliteStore(): Promise<SoakStore> {
   const dir = mkdtempSync(join(tmpdir(), 'soak-'));
@@ -38,6 +62,18 @@ export async function sqliteStore(): Promise<SoakStore> {
       const db = new DatabaseSync(file, { readOnly: true });
       try {
         return (db.prepare('PRAGMA integrity_check').all() as Array<{ integrity_check: string }>).map((r) => r.integrity_check).join('; ');
+      } finally {
+        db.close();
+      }
+    },
+    keptCounts: async () => {
+      const db = new DatabaseSync(file, { readOnly: true });
+      try {
+        return Object.entries(KEPT_COUNTS).flatMap(([table, [kept, recount]]) => {
+          const n = (sql: string) => (db.prepare(`SELECT count(*) AS n FROM (${sql})`).get() as { n: number }).n;
+          const [extra, missing] = [n(`${kept} EXCEPT ${recount}`), n(`${recount} EXCEPT ${kept}`)];
+          return extra + missing === 0 ? [] : [`${table} differs from a recount of the leads: ${extra} rows kept that the recount lacks, ${missing} it lacks`];
+        });
       } finally {
         db.close();
       }
@@ -71,6 +107,7 @@ export async function postgresStore(): Promise<SoakStore> {
       }
     },
     integrity: async () => 'not applicable (the server was killed, not PostgreSQL)',
+    keptCounts: async () => [],
     remove: async () => (await schema.drop(), rmSync(dir, { recursive: true, force: true })),
   };
 }
