@@ -1,7 +1,8 @@
 /**
  * The server under the soak: the built service started as `npm start` starts it (`tests/support/server.ts`), on one
  * port and one store, killed with SIGKILL when the soak says and started again at once on the same store. Whoever
- * sends a request first waits until it serves (`whenUp`). What it logged at error level, or answered with a 5xx, is
+ * sends a request first waits until it serves (`whenUp`). A server that exits by itself is a finding: said at once with
+ * the last lines it logged at error level, and started again. What it logged at error level, or answered with a 5xx, is
  * kept (its messages only: the log holds no personal data) for the verdict.
  */
 import { startServer, type RunningServer } from '../../tests/support/server.ts';
@@ -9,6 +10,8 @@ import { startServer, type RunningServer } from '../../tests/support/server.ts';
 export class CrashingServer {
   readonly url: string;
   kills = 0;
+  /** Exits the soak did not cause: the server died by itself. */
+  readonly deaths: string[] = [];
   /** Error-level lines (their messages, counted) and 5xx answers the server logged, over all its starts. */
   readonly errors = new Map<string, number>();
   private server: RunningServer | undefined;
@@ -16,6 +19,10 @@ export class CrashingServer {
   private ready!: Promise<void>;
   private serving!: () => void;
   private setup: { port: number; dir: string; env: Record<string, string> };
+  /** The soak is stopping or killing the server: its exit is expected. */
+  private expected = false;
+  /** A start under way after the server died by itself, which a kill waits for. */
+  private restarting: Promise<void> = Promise.resolve();
 
   constructor(setup: { port: number; dir: string; env: Record<string, string> }) {
     this.setup = setup;
@@ -35,7 +42,19 @@ export class CrashingServer {
   /** Starts the server on the soak's store; resolves once it listens. */
   async start(): Promise<void> {
     const { port, dir, env } = this.setup;
-    this.server = await startServer({ dir, env: { ...env, PORT: String(port) } });
+    const server = await startServer({ dir, env: { ...env, PORT: String(port) } });
+    this.server = server;
+    this.expected = false;
+    server.child.once('exit', (code, signal) => {
+      if (this.expected || this.server !== server) return;
+      this.down();
+      const said = this.collect(server).slice(-3);
+      this.deaths.push(`the server (pid ${server.pid}) exited by itself (${signal ?? `code ${code}`})${said.length ? `, after: ${said.join(' | ')}` : ''}`);
+      console.log(`  ${this.deaths.at(-1)}; started again`);
+      this.restarting = this.start();
+      // Said by the next kill or the stop, which wait for it: a server that cannot start again ends the soak.
+      this.restarting.catch(() => {});
+    });
     this.serving();
   }
 
@@ -50,7 +69,9 @@ export class CrashingServer {
 
   /** Kills the server with SIGKILL (npm and the node process it runs), then starts it again; says its pid and how long it was away. */
   async killAndRestart(): Promise<{ pid: number; awayMs: number }> {
+    await this.restarting;
     const server = this.server!;
+    this.expected = true;
     this.down();
     const killedAt = performance.now();
     await server.stop('SIGKILL');
@@ -62,15 +83,18 @@ export class CrashingServer {
 
   /** Stops the server as an operator does (SIGTERM: it finishes what it accepted and closes the store); says its exit code. */
   async stop(): Promise<number | null> {
+    await this.restarting;
     const server = this.server!;
+    this.expected = true;
     this.down();
     const code = await server.stop('SIGTERM');
     this.collect(server);
     return code;
   }
 
-  /** Keeps what a server logged at error level or answered with a 5xx, by its message. */
-  private collect(server: RunningServer): void {
+  /** Keeps what a server logged at error level or answered with a 5xx, by its message; says those lines, in order. */
+  private collect(server: RunningServer): string[] {
+    const said: string[] = [];
     for (const line of server.logs) {
       if (!line.startsWith('{')) continue;
       let entry: { level?: number; msg?: string; status?: number; err?: { message?: string } };
@@ -86,7 +110,12 @@ export class CrashingServer {
             ? `answered ${entry.status}`
             : undefined;
       if (what) this.errors.set(what, (this.errors.get(what) ?? 0) + 1);
+      if (what) said.push(what);
     }
+    // What it wrote that is not JSON (an uncaught exception's stack, on standard error), its first line.
+    const uncaught = server.logs.find((l) => /^\w*Error\b|^Uncaught/.test(l));
+    if (uncaught) said.push(uncaught.slice(0, 200));
     server.logs.length = 0;
+    return said;
   }
 }

@@ -79,37 +79,36 @@ async function soak(store: SoakStore): Promise<boolean> {
   const url = `http://127.0.0.1:${port}`;
   const env = { DATABASE_URL: store.databaseUrl, SITE_URL: url, TRUST_PROXY: '127.0.0.1, ::1', REDIS_URL: '', LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
   const server = new CrashingServer({ port, dir: store.dir, env });
-  // Stopped by a person (Ctrl-C) or a timeout: the server goes with the soak.
+  // Stopped by a person (Ctrl-C), a timeout or its own failure: the server goes with the soak.
   const abandon = () => (server.abandon(), process.exit(130));
-  process.once('SIGINT', abandon).once('SIGTERM', abandon);
+  const leftRunning = () => server.abandon();
+  process.once('SIGINT', abandon).once('SIGTERM', abandon).once('exit', leftRunning);
   await server.start();
   console.log(`${store.name}: the built server on ${url}, ${minutes} min, seed ${seed}, run ${run}`);
 
+  const r = random(seed);
   /** Old leads (received 731 to 750 days ago, past the default retention) stored behind the server's back, for a purge. */
   const storeOldLeads = async (count: number) => {
-    const first = ledger.old.length;
-    const old = (i: number) => new Date(Date.now() - (731 + ((first + i) % 20)) * DAY_MS);
+    const olds = Array.from({ length: count }, () => ledger.nextOld());
+    const old = (i: number) => new Date(Date.now() - (731 + ((ledger.old.length + i) % 20)) * DAY_MS);
     const body = (i: number) => {
-      const k = first + i;
-      const quote = quoteBody(1_000_000 + k, random(k));
-      return { ...quote, email: `soak.${run}.old${k}@example.com`, notes: `${quote.notes} [soak ${run} old ${k}]` };
+      const quote = quoteBody(1_000_000 + ledger.old.length + i, r);
+      return { ...quote, email: olds[i]!.email, notes: `${quote.notes} ${olds[i]!.marker}` };
     };
     for (let tries = 0; ; tries++) {
       try {
         const s = await store.open();
         await seedLeads(s, count, { body, receivedAt: old, answerBy: (i) => answerBy(old(i), clock.promise) }).finally(() => s.close());
-        break;
+        return;
       } catch (err) {
+        // The server's own start holds the file a moment (its migrations, its purge): try again.
         if (tries >= 5) throw err;
         await sleep(1_000);
       }
     }
-    for (let i = 0; i < count; i++)
-      ledger.old.push({ email: `soak.${run}.old${first + i}@example.com`, marker: `[soak ${run} old ${first + i}]`, purged: false });
   };
 
   let stopping = false;
-  const r = random(seed);
   const traffic = { server, ledger, r, stopping: () => stopping };
   const working = Promise.all([sendLeads(traffic), workOffice({ ...traffic, accounts, storeOldLeads, databaseUrl: store.databaseUrl })]);
   const started = performance.now();
@@ -117,10 +116,10 @@ async function soak(store: SoakStore): Promise<boolean> {
   for (;;) {
     await sleep(killGapMs(kills));
     if (performance.now() - started >= minutes * 60_000) break;
-    const cut = { ...ledger.inFlight };
+    const [cut, at] = [{ ...ledger.inFlight }, clockOf(started)];
     const { pid, awayMs } = await server.killAndRestart();
     console.log(
-      `  kill ${server.kills} at ${clockOf(started)}: SIGKILL to the server (pid ${pid}) with ${cut.leads} leads and ${cut.office} office changes in ` +
+      `  kill ${server.kills} at ${at}: SIGKILL to the server (pid ${pid}) with ${cut.leads} leads and ${cut.office} office changes in ` +
         `flight; serving again ${(awayMs / 1000).toFixed(1)} s later`,
     );
   }
@@ -131,7 +130,7 @@ async function soak(store: SoakStore): Promise<boolean> {
   await sleep(1_000);
   const whileRunning = leftBehind(goneStrings(ledger), soakStrings(await store.contents(), run));
   const code = await server.stop();
-  process.off('SIGINT', abandon).off('SIGTERM', abandon);
+  process.off('SIGINT', abandon).off('SIGTERM', abandon).off('exit', leftRunning);
   const s = await store.open();
   let result;
   try {
@@ -146,13 +145,14 @@ async function soak(store: SoakStore): Promise<boolean> {
   const problems = [
     ...result.problems,
     ...kept,
+    ...server.deaths,
     ...whileRunning.map((left) => `${left} is still in what the store holds while the server runs after its kills`),
     ...(code === 0 ? [] : [`the server stopped with exit code ${code} on SIGTERM`]),
     ...(integrity === 'ok' || integrity.startsWith('not applicable') ? [] : [`integrity_check: ${integrity}`]),
   ];
   const resent = ledger.leads.filter((l) => l.resent > 0 && l.outcome === 'acknowledged').length;
   console.log(
-    `${store.name}: ${server.kills} kills; leads acknowledged ${n(result.leadsAcknowledged)}, lost ${result.leadsLost} ` +
+    `${store.name}: ${server.kills} kills${server.deaths.length ? ` (and ${server.deaths.length} exits by itself)` : ''}; leads acknowledged ${n(result.leadsAcknowledged)}, lost ${result.leadsLost} ` +
       `(${n(resent)} sent again with the same key after an answer was lost, each stored once unless said below; ` +
       `${n(ledger.leads.filter((l) => l.outcome === 'refused' && !l.duplicateOf).length)} refused, ` +
       `${n(ledger.leads.filter((l) => l.duplicateOf).length)} duplicates refused, ${n(ledger.caught.length)} caught); ` +

@@ -107,6 +107,14 @@ export class Ledger {
     return lead;
   }
 
+  /** A new old lead's strings (`old<k>` in place of a number), kept in `old` until a purge removes it. */
+  nextOld(): OldLead {
+    const k = this.old.length;
+    const old = { email: `soak.${this.run}.old${k}@example.com`, marker: `[soak ${this.run} old ${k}]`, purged: false };
+    this.old.push(old);
+    return old;
+  }
+
   anomaly(what: string): void {
     this.anomalies.set(what, (this.anomalies.get(what) ?? 0) + 1);
   }

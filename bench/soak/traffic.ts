@@ -83,6 +83,8 @@ async function exchange(traffic: Traffic, path: string, init: RequestInit): Prom
     return { status: res.status, headers: res.headers, text: await res.text() };
   } catch (err) {
     if ((err as Error).name === 'TimeoutError') ledger.anomaly(`a request to ${path.split('?')[0]} was not answered within ${HANG_MS / 1000} s`);
+    // A moment before it is sent again: a server that has just died is not yet known to be down.
+    await sleep(20);
     return 'lost';
   } finally {
     ledger.inFlight.leads--;
