@@ -12,7 +12,7 @@ export class CrashingServer {
   kills = 0;
   /** Exits the soak did not cause: the server died by itself. */
   readonly deaths: string[] = [];
-  /** Error-level lines (their messages, counted) and 5xx answers the server logged, over all its starts. */
+  /** Error-level lines (their messages, counted), 5xx answers and warnings about the write-ahead log the server logged, over all its starts. */
   readonly errors = new Map<string, number>();
   private server: RunningServer | undefined;
   /** Resolved while the server serves; pending, for everyone who asks meanwhile, from a kill until the next start. */
@@ -56,6 +56,11 @@ export class CrashingServer {
       this.restarting.catch(() => {});
     });
     this.serving();
+  }
+
+  /** Whether the running server said that a reader held off its emptying of the write-ahead log after a deletion. */
+  heldOff(): boolean {
+    return this.server?.logs.some((line) => line.includes('could not empty the write-ahead log')) ?? false;
   }
 
   /** Kills the server at once, whatever it is doing (the soak itself was stopped): nothing is left running. */
@@ -108,7 +113,9 @@ export class CrashingServer {
           ? `logged at error level: ${entry.msg}${entry.err?.message ? ` (${entry.err.message.slice(0, 200)})` : ''}`
           : entry.msg === 'request' && (entry.status ?? 0) >= 500
             ? `answered ${entry.status}`
-            : undefined;
+            : (entry.level ?? 0) >= 40 && entry.msg?.includes('write-ahead log')
+              ? `warned: ${entry.msg.replace(/SQLite store \S+: /, '').slice(0, 120)}`
+              : undefined;
       if (what) this.errors.set(what, (this.errors.get(what) ?? 0) + 1);
       if (what) said.push(what);
     }

@@ -110,14 +110,21 @@ async function soak(store: SoakStore): Promise<boolean> {
 
   let stopping = false;
   const traffic = { server, ledger, r, stopping: () => stopping };
-  const working = Promise.all([sendLeads(traffic), workOffice({ ...traffic, accounts, storeOldLeads, databaseUrl: store.databaseUrl })]);
+  const working = Promise.all([sendLeads(traffic), workOffice({ ...traffic, accounts, storeOldLeads, databaseUrl: store.databaseUrl, holds: store.holds })]);
   const started = performance.now();
   const kills = random(seed + 1);
+  // What is found, while a server runs, of a lead deleted, purged or refused before a kill: each string once, with when.
+  const whileRunning = new Map<string, string>();
+  const look = async (gone: string[], when: string) => {
+    for (const left of leftBehind(gone, soakStrings(await store.contents(), run))) if (!whileRunning.has(left)) whileRunning.set(left, when);
+  };
   for (;;) {
     await sleep(killGapMs(kills));
     if (performance.now() - started >= minutes * 60_000) break;
-    const [cut, at] = [{ ...ledger.inFlight }, clockOf(started)];
+    const [cut, at, gone] = [{ ...ledger.inFlight }, clockOf(started), goneStrings(ledger)];
     const { pid, awayMs } = await server.killAndRestart();
+    // Once the next server serves (the look stops this process a moment: never just before a kill, which it would soften).
+    await look(gone, `after kill ${server.kills}`);
     console.log(
       `  kill ${server.kills} at ${at}: SIGKILL to the server (pid ${pid}) with ${cut.leads} leads and ${cut.office} office changes in ` +
         `flight; serving again ${(awayMs / 1000).toFixed(1)} s later`,
@@ -126,9 +133,9 @@ async function soak(store: SoakStore): Promise<boolean> {
   stopping = true;
   await working;
 
-  // While the last server still runs: nothing deleted, purged or refused in the file or its log (a kill must not leave it there).
+  // While the last server still runs, once all is done: nothing deleted, purged or refused in the file or its log.
   await sleep(1_000);
-  const whileRunning = leftBehind(goneStrings(ledger), soakStrings(await store.contents(), run));
+  await look(goneStrings(ledger), 'at the end, before the server stopped');
   const code = await server.stop();
   process.off('SIGINT', abandon).off('SIGTERM', abandon).off('exit', leftRunning);
   const s = await store.open();
@@ -146,7 +153,9 @@ async function soak(store: SoakStore): Promise<boolean> {
     ...result.problems,
     ...kept,
     ...server.deaths,
-    ...whileRunning.map((left) => `${left} is still in what the store holds while the server runs after its kills`),
+    ...[...ledger.anomalies].map(([what, count]) => `${what} (${count}×)`),
+    ...[...server.errors].filter(([what]) => !what.startsWith('warned')).map(([what, count]) => `the server ${what} (${count}×)`),
+    ...[...whileRunning].map(([left, when]) => `${left} is in the store's file or its write-ahead log ${when}, after it was gone`),
     ...(code === 0 ? [] : [`the server stopped with exit code ${code} on SIGTERM`]),
     ...(integrity === 'ok' || integrity.startsWith('not applicable') ? [] : [`integrity_check: ${integrity}`]),
   ];
@@ -166,7 +175,7 @@ async function soak(store: SoakStore): Promise<boolean> {
   console.log(`  office changes acknowledged: ${kinds.join(', ')} (the purges removed ${purged} old leads stored behind the server's back)`);
   for (const p of problems.slice(0, 30)) console.log(`  PROBLEM: ${p}`);
   if (problems.length > 30) console.log(`  … and ${problems.length - 30} more problems`);
-  for (const [what, count] of [...ledger.anomalies, ...server.errors]) console.log(`  seen ${count}×: ${what}`);
+  for (const [what, count] of [...ledger.notes, ...[...server.errors].filter(([w]) => w.startsWith('warned'))]) console.log(`  noted ${count}×: ${what}`);
   if (options.keep) console.log(`  kept: ${store.databaseUrl}`);
   else await store.remove();
   return problems.length === 0 && result.leadsLost === 0 && result.changesLost === 0;

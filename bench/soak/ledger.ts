@@ -32,8 +32,8 @@ export interface SentLead {
   /** Found in this lead alone: its e-mail address, and a marker in its notes or message. */
   email: string;
   marker: string;
-  /** Acknowledged (201, or the form's page with its reference), refused (4xx, nothing stored), or caught by a spam trap. */
-  outcome: 'acknowledged' | 'refused' | 'caught' | 'caught, answer lost';
+  /** Sent and not yet answered; acknowledged (201, or the form's page with its reference), refused (4xx, nothing stored), or caught by a spam trap. */
+  outcome: 'sent' | 'acknowledged' | 'refused' | 'caught' | 'caught, answer lost';
   id?: string;
   reference?: string;
   /** How many times it was sent again, with the same key, after an answer lost to a kill (or a 429 or 503). */
@@ -64,6 +64,8 @@ export interface OldLead {
   marker: string;
   /** An acknowledged purge ran after it was stored. */
   purged: boolean;
+  /** The purge said the write-ahead log still holds its rows (a reader held its emptying off): its bytes may stay there a while. */
+  erasePending?: boolean;
 }
 
 export class Ledger {
@@ -80,6 +82,8 @@ export class Ledger {
   answersLost = 0;
   /** What should never happen, in words, once each with how often. */
   readonly anomalies = new Map<string, number>();
+  /** What is worth saying but breaks no promise (a purge's emptying of the log held off, which it says itself). */
+  readonly notes = new Map<string, number>();
   /** Requests in flight now: what a kill cuts. */
   inFlight = { leads: 0, office: 0 };
   private counter = 0;
@@ -99,7 +103,7 @@ export class Ledger {
       form,
       email: `soak.${this.run}.${n}@example.com`,
       marker: `[soak ${this.run} lead ${n}]`,
-      outcome: 'refused',
+      outcome: 'sent',
       resent: 0,
       office: { status: new Set(['new']), owner: new Set([null]), notes: [], maybeNotes: [], contacted: 'no', uncertain: false, busy: false },
     };
@@ -117,6 +121,10 @@ export class Ledger {
 
   anomaly(what: string): void {
     this.anomalies.set(what, (this.anomalies.get(what) ?? 0) + 1);
+  }
+
+  note(what: string): void {
+    this.notes.set(what, (this.notes.get(what) ?? 0) + 1);
   }
 
   /** A lead the office may work now, chosen with `r` among those acknowledged (`deletable`: none kept for a duplicate). */

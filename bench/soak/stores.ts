@@ -21,6 +21,8 @@ export interface SoakStore {
   open(): Promise<Store>;
   /** Everything the store holds, as text: the SQLite file and its write-ahead log, or every row of the schema. */
   contents(): Promise<string[]>;
+  /** Which of `strings` the store holds anywhere (the file and its log, or any row): quicker than `contents` for a few. */
+  holds(strings: readonly string[]): Promise<string[]>;
   integrity(): Promise<string>;
   /**
    * What the store keeps counted as leads come, change and go (SQLite's per-status and per-day tables, kept by triggers)
@@ -58,6 +60,10 @@ export async function sqliteStore(): Promise<SoakStore> {
     dir,
     open: async () => openSqliteStore(file),
     contents: async () => [file, `${file}-wal`].filter(existsSync).map((f) => readFileSync(f).toString('latin1')),
+    holds: async (strings) => {
+      const files = [file, `${file}-wal`].filter(existsSync).map((f) => readFileSync(f));
+      return strings.filter((text) => files.some((bytes) => bytes.includes(text, 0, 'latin1')));
+    },
     integrity: async () => {
       const db = new DatabaseSync(file, { readOnly: true });
       try {
@@ -82,6 +88,9 @@ export async function sqliteStore(): Promise<SoakStore> {
   };
 }
 
+/** The tables of a schema. */
+const TABLES = "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'";
+
 export async function postgresStore(): Promise<SoakStore> {
   const schema = await createSchema();
   const dir = mkdtempSync(join(tmpdir(), 'soak-'));
@@ -94,14 +103,24 @@ export async function postgresStore(): Promise<SoakStore> {
       const client = new pg.Client({ connectionString: schema.url });
       await client.connect();
       try {
-        const tables = await client.query<{ name: string }>(
-          "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'",
-          [schema.name],
-        );
+        const tables = await client.query<{ name: string }>(TABLES, [schema.name]);
         const texts: string[] = [];
         for (const { name } of tables.rows)
           texts.push((await client.query<{ row: string }>(`SELECT t::text AS row FROM "${name}" t`)).rows.map((r) => r.row).join('\n'));
         return texts;
+      } finally {
+        await client.end();
+      }
+    },
+    holds: async (strings) => {
+      const client = new pg.Client({ connectionString: schema.url });
+      await client.connect();
+      try {
+        const found: string[] = [];
+        for (const { name } of (await client.query<{ name: string }>(TABLES, [schema.name])).rows)
+          for (const text of strings)
+            if ((await client.query(`SELECT 1 FROM "${name}" t WHERE strpos(t::text, $1) > 0 LIMIT 1`, [text])).rowCount) found.push(text);
+        return [...new Set(found)];
       } finally {
         await client.end();
       }

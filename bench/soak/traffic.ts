@@ -165,6 +165,9 @@ async function throughForm(traffic: Traffic, lead: SentLead, body: Record<string
     const reference = REFERENCE.exec(reply.text)?.[1];
     if (reply.status === 200 && reference) {
       if (intent === 'refused') ledger.anomaly(`a refused form submission to ${lead.door} was answered as received`);
+      // Sent again with its token after a lost answer: the first answer replayed, not "Already received" (the 24-hour rule's).
+      if (/<h1[^>]*>\s*Already received/.test(reply.text))
+        ledger.anomaly(`a form submission to ${lead.door} sent again was answered as a duplicate, not replayed`);
       Object.assign(lead, { outcome: intent === 'caught' ? 'caught' : 'acknowledged', reference });
       return;
     }

@@ -49,7 +49,8 @@ export function goneStrings(ledger: Ledger, rows?: { emails: Set<string>; refere
     gone.push(`email ${numberOf(lead.email)}`, `marker ${numberOf(lead.email)}`);
     if (lead.reference && !rows?.references.has(lead.reference)) gone.push(`reference ${lead.reference}`);
   }
-  for (const [k, old] of ledger.old.entries()) if (old.purged && (!rows || !rows.emails.has(old.email))) gone.push(`email old${k}`, `marker old${k}`);
+  for (const [k, old] of ledger.old.entries())
+    if (old.purged && (rows ? !rows.emails.has(old.email) : !old.erasePending)) gone.push(`email old${k}`, `marker old${k}`);
   return gone;
 }
 
@@ -92,9 +93,10 @@ function leadsAgainstRows(ledger: Ledger, byEmail: Map<string, InboxLead[]>, spa
     const spam = spamByEmail.get(lead.email) ?? 0;
     const what = `${lead.outcome} lead ${lead.n} (${lead.door}${lead.reference ? `, ${lead.reference}` : ''})`;
     const caught = lead.outcome === 'caught' || lead.outcome === 'caught, answer lost';
+    if (lead.outcome === 'sent') problems.push(`${what} was never answered`);
     if (lead.outcome === 'refused' && rows.length + spam > 0) problems.push(`refused ${what} is stored`);
     if (lead.deleted === 'yes' && rows.length + spam > 0) problems.push(`${what}, deleted on request, is still stored`);
-    if (lead.outcome === 'refused' || lead.deleted) continue;
+    if (lead.outcome === 'refused' || lead.outcome === 'sent' || lead.deleted) continue;
     const inInbox = lead.outcome === 'acknowledged' || lead.released === 'yes';
     if (rows.length > 1 || spam > 1 || rows.length + spam > 1) problems.push(`${what} is stored ${rows.length + spam} times`);
     else if (inInbox && rows.length === 0) {

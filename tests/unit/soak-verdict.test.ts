@@ -44,7 +44,7 @@ beforeEach(async () => {
   });
   for (const [i, lead] of stored.entries()) Object.assign(lead, { outcome: 'acknowledged', reference: references[i] });
   ledger.acknowledged.push(...stored);
-  ledger.next('/api/v1/leads', 'quote');
+  ledger.next('/api/v1/leads', 'quote').outcome = 'refused';
   await changeStatus(store, { reference: stored[0]!.reference!, status: 'contacted' }, ACTOR);
   ledger.changes.push({ kind: 'status', actor: ACTOR, reference: stored[0]!.reference });
   Object.assign(stored[0]!.office, { status: new Set(['contacted']), contacted: 'yes' });
