@@ -187,7 +187,10 @@ if (!existsSync(join(ROOT, 'dist/server/entry.mjs'))) {
 }
 let ok = true;
 for (const kind of kinds) {
-  if (kind === 'postgresql' && !postgresAvailable()) continue;
+  if (kind === 'postgresql' && !postgresAvailable()) {
+    console.log('PostgreSQL: not soaked (nothing answered on 127.0.0.1:5432)');
+    continue;
+  }
   ok = (await soak(kind === 'sqlite' ? await sqliteStore() : await postgresStore())) && ok;
 }
 process.exitCode = ok ? 0 : 1;

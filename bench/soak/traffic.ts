@@ -198,8 +198,6 @@ async function sendOne(traffic: Traffic, tokens: FormTokens): Promise<void> {
   let door: Door = x < 0.45 ? '/api/v1/leads' : x < 0.6 ? '/api/leads' : form === 'quote' ? '/quote' : '/contact';
   const intent: Intent =
     x >= 0.6 && x < 0.62 && ledger.caught.length < CAUGHT_AT_MOST ? 'caught' : x >= 0.92 && x < 0.96 ? 'refused' : x >= 0.96 ? 'duplicate' : 'stored';
-  const token = door === '/quote' || door === '/contact' ? tokens.take(form) : undefined;
-  if (!token) door = '/api/v1/leads';
   if (intent === 'duplicate') {
     // The same quote request again, with a key of its own: the 24-hour rule refuses it, and the first stays the only one.
     const first = ledger.acknowledged.findLast((l) => l.body && !l.deleted && !l.office.busy);
@@ -209,6 +207,8 @@ async function sendOne(traffic: Traffic, tokens: FormTokens): Promise<void> {
     Object.assign(again, { email: first.email, marker: first.marker, duplicateOf: first });
     return throughApi(traffic, again, first.body!, 'duplicate');
   }
+  const token = door === '/quote' || door === '/contact' ? tokens.take(form) : undefined;
+  if (!token) door = '/api/v1/leads';
   const lead = ledger.next(door, form);
   const body = bodyOf(lead, r);
   if (intent === 'refused') Object.assign(body, form === 'quote' && !token ? { communicationsConsent: false } : { phone: '555-01' });
