@@ -23,6 +23,8 @@ export class CrashingServer {
   private expected = false;
   /** A start under way after the server died by itself, which a kill waits for. */
   private restarting: Promise<void> = Promise.resolve();
+  /** Any start under way, until it listens (or fails): what `abandon` waits for, so that no server is left behind. */
+  private starting: Promise<unknown> = Promise.resolve();
 
   constructor(setup: { port: number; dir: string; env: Record<string, string> }) {
     this.setup = setup;
@@ -42,7 +44,9 @@ export class CrashingServer {
   /** Starts the server on the soak's store; resolves once it listens. */
   async start(): Promise<void> {
     const { port, dir, env } = this.setup;
-    const server = await startServer({ dir, env: { ...env, PORT: String(port) } });
+    const starting = startServer({ dir, env: { ...env, PORT: String(port) } });
+    this.starting = starting.catch(() => {});
+    const server = await starting;
     this.server = server;
     this.expected = false;
     server.child.once('exit', (code, signal) => {
@@ -63,13 +67,20 @@ export class CrashingServer {
     return this.server?.logs.some((line) => line.includes('could not empty the write-ahead log')) ?? false;
   }
 
-  /** Kills the server at once, whatever it is doing (the soak itself was stopped): nothing is left running. */
-  abandon(): void {
+  /** Kills the server at once, whatever it is doing (the soak itself ends): npm and the node process it runs. */
+  killNow(): void {
     try {
       if (this.server) process.kill(-this.server.child.pid!, 'SIGKILL');
     } catch {
       /* already gone */
     }
+  }
+
+  /** Kills the server, and the one starting, if any, once it listens: the soak was stopped, nothing is left running. */
+  async abandon(): Promise<void> {
+    this.killNow();
+    await this.starting;
+    this.killNow();
   }
 
   /** Kills the server with SIGKILL (npm and the node process it runs), then starts it again; says its pid and how long it was away. */

@@ -70,19 +70,23 @@ async function soak(store: SoakStore): Promise<boolean> {
   const run = randomBytes(3).toString('hex');
   const ledger = new Ledger(run);
   const clock = officeClock();
-  for (const a of ACCOUNTS) await addUser(store.databaseUrl, a.email, PASSWORD, ['--role', a.role]);
-  const opened = await store.open();
-  const users = await opened.listUsers().finally(() => opened.close());
-  const accounts: Account[] = ACCOUNTS.map((a) => ({ ...a, password: PASSWORD, id: users.find((u) => u.email === a.email)!.id, client: {} }));
-
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env = { DATABASE_URL: store.databaseUrl, SITE_URL: url, TRUST_PROXY: '127.0.0.1, ::1', REDIS_URL: '', LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
   const server = new CrashingServer({ port, dir: store.dir, env });
-  // Stopped by a person (Ctrl-C), a timeout or its own failure: the server goes with the soak.
-  const abandon = () => (server.abandon(), process.exit(130));
-  const leftRunning = () => server.abandon();
+  // Stopped by a person (Ctrl-C), a timeout or its own failure: the server goes with the soak, and so does the store unless kept.
+  const abandon = async () => {
+    await server.abandon();
+    if (!options.keep) await store.remove().catch(() => {});
+    process.exit(130);
+  };
+  const leftRunning = () => server.killNow();
   process.once('SIGINT', abandon).once('SIGTERM', abandon).once('exit', leftRunning);
+
+  for (const a of ACCOUNTS) await addUser(store.databaseUrl, a.email, PASSWORD, ['--role', a.role]);
+  const opened = await store.open();
+  const users = await opened.listUsers().finally(() => opened.close());
+  const accounts: Account[] = ACCOUNTS.map((a) => ({ ...a, password: PASSWORD, id: users.find((u) => u.email === a.email)!.id, client: {} }));
   await server.start();
   console.log(`${store.name}: the built server on ${url}, ${minutes} min, seed ${seed}, run ${run}`);
 
