@@ -2,26 +2,24 @@
  * The office's figures, a contract of both stores: every count, chart and search the office's first page shows stays exact
  * through a lead's whole life (intake, first contacts and other status changes, deletion on request, the retention purge,
  * the release of a caught submission), across local midnights, the Monday boundary and a clock change in the office's time
- * zone. Each figure is read as the page reads it (`shown`, the one place to adapt when the ports change) and compared,
- * after every step, with the test's own model of the leads it believes exist, worked out with plain code and the domain's
- * clock (`workingMinutes`), never with a store's own aggregation.
+ * zone. Each figure is read as the page reads it and compared, after every step, with the test's own model of the leads it
+ * believes exist, worked out with plain code and the domain's clock, never with a store's own aggregation (both ways in
+ * `tests/support/office-figures.ts`, which the soak shares).
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { takeLead } from '../../src/leads/intake.ts';
-import { answerBy, workingMinutes } from '../../src/leads/next-step.ts';
+import { answerBy } from '../../src/leads/next-step.ts';
 import { newReference } from '../../src/leads/reference.ts';
 import { personOf, purge, purgeCutoffs } from '../../src/leads/retention.ts';
 import { deleteTicked } from '../../src/office/deletion.ts';
-import { localDateInput, startOfLocalDay } from '../../src/office/local-time.ts';
 import { workLead } from '../../src/office/notes.ts';
-import { chartSeries, chartWeeks, weekStarts } from '../../src/office/overview.ts';
-import { promiseChartWeeks } from '../../src/office/promise-chart.ts';
 import { releaseSpam } from '../../src/office/spam.ts';
 import { changeStatus } from '../../src/office/status.ts';
-import type { InboxFilter, LeadStatus } from '../../src/office/store.ts';
+import type { LeadStatus } from '../../src/office/store.ts';
 import type { Store } from '../../src/store/index.ts';
 import { contact, promise, quote, serviceArea } from '../support/fixtures.ts';
+import { expectedFigures, shownFigures, type FiguresModel, type FiguresSetting } from '../support/office-figures.ts';
 import { STORE_KINDS, type OpenedStore } from '../support/store-kinds.ts';
 
 const ZONE = 'America/Los_Angeles';
@@ -29,93 +27,21 @@ const ZONE = 'America/Los_Angeles';
 const SERVICES = ['Standard clean', 'Deep clean', 'Move-in / move-out clean'];
 /** The inbox's dates from Saturday 31 October to Sunday 1 November included: the day the clock goes back, 25 hours long. */
 const RANGE = { since: new Date('2026-10-31T00:00:00-07:00'), until: new Date('2026-11-02T00:00:00-08:00') };
-/** The inbox's views whose leads are counted: all, each status, each form, the urgent ones (waiting), a range of dates. */
-const VIEWS: Record<string, InboxFilter> = {
-  ...{ all: {}, new: { status: 'new' }, contacted: { status: 'contacted' }, done: { status: 'done' } },
-  ...{ quote: { form: 'quote' }, support: { form: 'support' }, urgent: { urgent: true }, range: RANGE },
-};
+/** What the figures are kept by, and the range of dates the inbox counts. */
+const SETTING: FiguresSetting = { timeZone: ZONE, promise: promise(), services: SERVICES, range: RANGE };
 
-/** Everything the office is shown at `now`, read as its first page reads it, and the leads each of `searches` finds. */
-async function shown(store: Store, now: Date, searches: readonly string[]) {
-  const today = localDateInput(now, ZONE);
-  const todayBegan = startOfLocalDay(+today.slice(0, 4), +today.slice(5, 7), +today.slice(8), ZONE);
-  const weeks = weekStarts(now, ZONE);
-  const found = async (search: string) => (await store.inbox({ search, limit: 100, offset: 0 })).map((l) => l.lead.reference).sort();
-  const [counts, perWeek, promised, inbox, searched, spamWaiting] = await Promise.all([
-    store.statusCounts(todayBegan, now),
-    store.leadsPerWeek(weeks, SERVICES),
-    store.promiseCounts(weeks, now),
-    Promise.all(Object.entries(VIEWS).map(async ([view, filter]) => [view, await store.inboxCount(filter)])),
-    Promise.all(searches.map(async (search) => [search, await found(search)])),
-    store.spamWaiting(1_000),
-  ]);
-  return {
-    counts,
-    chart: chartWeeks(weeks, perWeek, chartSeries(SERVICES), ZONE),
-    promise: promiseChartWeeks(weeks, promised, ZONE),
-    inbox: Object.fromEntries(inbox),
-    found: Object.fromEntries(searched),
-    spamWaiting,
-  };
-}
-
-// ---- The model: the leads and caught submissions the test believes exist, and what the office should be shown of them.
+// ---- The model: the leads and caught submissions the test believes exist; what the office should be shown of them is `expectedFigures`.
 
 /** A lead as the test believes it stored: who sent it (`phone`: its ten digits), what, when (`day`: its local day, by Intl) and how it stands. */
 type Sender = { key: string; id: string; reference: string; name: string; email: string; phone: string };
 type Lead = Sender & { form: 'quote' | 'support'; service?: string; receivedAt: Date; day: string; answerBy: Date; status: LeadStatus; firstContactAt?: Date };
-interface Model {
-  leads: Lead[];
+interface Model extends FiguresModel<Lead> {
   /** Caught submissions, each with the lead it becomes when released. */
   spam: Array<{ key: string; id: string; receivedAt: Date; becomes: Lead }>;
-  /** What the office types in the search box, and which leads it must find. */
-  searches: Array<{ text: string; finds: (lead: Lead) => boolean }>;
 }
 
-const DAY_MS = 86_400_000;
 const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
 const localDay = (at: Date) => dayFormat.format(at);
-const plusDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-const mondayOf = (date: string) => plusDays(date, -((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7));
-const label = (monday: string) => new Date(`${monday}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const median = (values: number[]) => {
-  const [sorted, mid] = [[...values].sort((a, b) => a - b), values.length >> 1];
-  return sorted.length === 0 ? undefined : sorted.length % 2 ? sorted[mid] : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
-/** What the office should be shown at `now`, from the model alone. */
-function expected(model: Model, now: Date) {
-  const { leads } = model;
-  const today = localDay(now);
-  const mondays = Array.from({ length: 12 }, (_, i) => plusDays(mondayOf(today), 7 * (i - 11)));
-  const inWeek = mondays.map((monday) => leads.filter((l) => mondayOf(l.day) === monday));
-  const part = (l: Lead) => (l.form === 'support' ? SERVICES.length + 1 : SERVICES.includes(l.service!) ? SERVICES.indexOf(l.service!) : SERVICES.length);
-  const pastDue = (l: Lead) => l.status === 'new' && l.answerBy.getTime() < now.getTime();
-  const statuses = { new: 0, contacted: 0, done: 0 };
-  for (const l of leads) statuses[l.status]++;
-  return {
-    counts: { ...statuses, since: leads.filter((l) => l.day >= today).length, late: leads.filter(pastDue).length },
-    chart: mondays.map((monday, w) => {
-      const counts = [0, 1, 2, 3, 4].map((p) => inWeek[w]!.filter((l) => part(l) === p).length);
-      return { monday, label: label(monday), counts, total: inWeek[w]!.length };
-    }),
-    promise: mondays.map((monday, w) => {
-      const contacted = inWeek[w]!.filter((l) => l.firstContactAt);
-      const inTime = contacted.filter((l) => l.firstContactAt!.getTime() <= l.answerBy.getTime()).length;
-      const [answeredLate, waitingLate] = [contacted.length - inTime, inWeek[w]!.filter((l) => !l.firstContactAt && pastDue(l)).length];
-      const minutes = contacted.map((l) => workingMinutes(l.receivedAt, l.firstContactAt!, promise()));
-      const late = answeredLate + waitingLate;
-      return { monday, label: label(monday), inTime, answeredLate, waitingLate, late, contacted: contacted.length, medianMinutes: median(minutes) };
-    }),
-    inbox: {
-      ...{ all: leads.length, ...statuses },
-      ...{ quote: leads.filter((l) => l.form === 'quote').length, support: leads.filter((l) => l.form === 'support').length },
-      ...{ urgent: statuses.new, range: leads.filter((l) => l.receivedAt >= RANGE.since && l.receivedAt < RANGE.until).length },
-    },
-    found: Object.fromEntries(model.searches.map((s) => [s.text, leads.flatMap((l) => (s.finds(l) ? [l.reference] : [])).sort()])),
-    spamWaiting: model.spam.length,
-  };
-}
 
 // ---- The office's leads, batch by batch, each received at an instant of the office's time (its offset written out).
 
@@ -215,7 +141,8 @@ class Office {
   /** The office's figures equal the model's at each of `nows`. */
   async check(step: string, ...nows: Date[]) {
     const texts = this.model.searches.map((s) => s.text);
-    for (const now of nows) expect(await shown(this.store, now, texts), `${step}, seen at ${now.toISOString()}`).toEqual(expected(this.model, now));
+    for (const now of nows)
+      expect(await shownFigures(this.store, now, SETTING, texts), `${step}, seen at ${now.toISOString()}`).toEqual(expectedFigures(this.model, now, SETTING));
   }
 
   lead = (key: string): Lead => this.model.leads.find((l) => l.key === key)!;
