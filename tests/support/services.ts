@@ -40,10 +40,12 @@ export const postgresAvailable = () => available('PostgreSQL', 5432, 'start it w
 export const redisAvailable = () => available('Redis', 6379, 'start it with redis-server');
 
 /**
- * For store tests whose subject is not durability: PostgreSQL answers COMMIT before its log is on
- * disk, which spares each test the disk's wait (the service never does: a receipt means on disk).
+ * The PostgreSQL store as the tests whose subject is not durability open it: COMMIT answered before
+ * the log is on disk, which spares each test the disk's wait (the service never does: a receipt
+ * means on disk); and a transaction waits for a pooled connection as long as a busy machine takes,
+ * as a user would wait for a busy database, where the service gives up after 3 s with a 503.
  */
-export const FAST_COMMITS = { durableCommits: false } as const;
+export const TEST_POSTGRES = { durableCommits: false, connectionTimeoutMs: 60_000 } as const;
 
 /** A client of the `test` database for the tests' own set-up, which need not wait for the disk either. */
 async function adminClient(): Promise<pg.Client> {

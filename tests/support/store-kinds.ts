@@ -12,7 +12,7 @@ import pg from 'pg';
 import type { Store } from '../../src/store/index.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
-import { createSchema, postgresAvailable, FAST_COMMITS } from './services.ts';
+import { createSchema, postgresAvailable, TEST_POSTGRES } from './services.ts';
 
 export type OpenedStore = { store: Store; sql: (statement: string) => Promise<void>; cleanup: () => Promise<void> };
 
@@ -37,7 +37,7 @@ export const STORE_KINDS: ReadonlyArray<{ name: 'SQLite' | 'PostgreSQL'; skip: b
     skip: !postgresAvailable(),
     async open() {
       const schema = await createSchema();
-      const store = await openPostgresStore(schema.url, FAST_COMMITS);
+      const store = await openPostgresStore(schema.url, TEST_POSTGRES);
       const sql = async (statement: string) => {
         const client = new pg.Client({ connectionString: schema.url });
         await client.connect();

@@ -24,7 +24,7 @@ import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { createLogger } from '../../src/app/logger.ts';
 import { Writable } from 'node:stream';
 import { quote } from '../support/fixtures.ts';
-import { createSchema, POSTGRES_BASE, postgresAvailable, FAST_COMMITS } from '../support/services.ts';
+import { createSchema, POSTGRES_BASE, postgresAvailable, TEST_POSTGRES } from '../support/services.ts';
 
 /** A person whose every detail is a string found nowhere else. */
 const ZELDA = {
@@ -294,7 +294,7 @@ describe.skipIf(!postgresAvailable())('PostgreSQL: a person deleted on request',
   it('is in no pg_dump made afterwards, and the deletion record keeps no identifier', async () => {
     const schema = await createSchema();
     try {
-      const store = await openPostgresStore(schema.url, FAST_COMMITS);
+      const store = await openPostgresStore(schema.url, TEST_POSTGRES);
       await submitZelda(store);
       await store.submit(toLeadRecord(valid(quote()), meta()), undefined);
       await deletePerson(store, personOf('email', ZELDA.email)!, { dryRun: false });
@@ -361,7 +361,7 @@ describe.skipIf(!postgresAvailable())('PostgreSQL: a store written before erasur
         .catch(() => false);
       if (inspect) expect(await liveRowsHoldHash(c), 'the heap holds the hash before the migration').toBe(true);
 
-      const store = await openPostgresStore(schema.url, FAST_COMMITS);
+      const store = await openPostgresStore(schema.url, TEST_POSTGRES);
       await store.close();
 
       expect((await c.query('SELECT version FROM schema_migrations ORDER BY version')).rows.map((r) => r.version)).toEqual(

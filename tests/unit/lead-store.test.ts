@@ -14,7 +14,7 @@ import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { contact, quote } from '../support/fixtures.ts';
-import { canMountTmpfs, createSchema, mountTmpfs, postgresAvailable, FAST_COMMITS } from '../support/services.ts';
+import { canMountTmpfs, createSchema, mountTmpfs, postgresAvailable, TEST_POSTGRES } from '../support/services.ts';
 
 const valid = (body: unknown): ValidLead => {
   const v = validateLead(body);
@@ -81,8 +81,8 @@ const factories: StoreFactory[] = [
         await client.end();
       };
       return {
-        store: await openPostgresStore(schema.url, FAST_COMMITS),
-        reopen: (o = {}) => openPostgresStore(schema.url, { ...FAST_COMMITS, ...o }),
+        store: await openPostgresStore(schema.url, TEST_POSTGRES),
+        reopen: (o = {}) => openPostgresStore(schema.url, { ...TEST_POSTGRES, ...o }),
         cleanup: () => schema.drop(),
         sql,
       };

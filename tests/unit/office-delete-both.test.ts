@@ -18,7 +18,7 @@ import type { Store } from '../../src/store/index.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { contact, quote, serviceArea } from '../support/fixtures.ts';
-import { createSchema, postgresAvailable, FAST_COMMITS } from '../support/services.ts';
+import { createSchema, postgresAvailable, TEST_POSTGRES } from '../support/services.ts';
 
 const MINUTE = 60_000;
 const AT = new Date('2026-11-24T18:00:00Z');
@@ -61,7 +61,7 @@ const stores: Array<{ name: string; skip: boolean; open(): Promise<{ store: Stor
     skip: !postgresAvailable(),
     async open() {
       const schema = await createSchema();
-      const store = await openPostgresStore(schema.url, FAST_COMMITS);
+      const store = await openPostgresStore(schema.url, TEST_POSTGRES);
       return { store, cleanup: async () => (await store.close(), await schema.drop()) };
     },
   },

@@ -20,7 +20,7 @@ import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
-import { createSchema, postgresAvailable, FAST_COMMITS } from '../support/services.ts';
+import { createSchema, postgresAvailable, TEST_POSTGRES } from '../support/services.ts';
 
 const HASH = 'scrypt$1$1$1$AA==$AA==';
 const SINCE = { seenSince: new Date(0), startedSince: new Date(0) };
@@ -81,7 +81,7 @@ const stores: Array<{ name: string; skip: boolean; open(): Promise<{ store: Stor
       }
       await c.query('INSERT INTO office_users (email, password_hash, created_at) VALUES ($1, $2, now())', ['before@example.com', HASH]);
       await c.end();
-      const store = await openPostgresStore(schema.url, FAST_COMMITS);
+      const store = await openPostgresStore(schema.url, TEST_POSTGRES);
       return { store, cleanup: async () => (await store.close(), await schema.drop()) };
     },
   },

@@ -18,7 +18,7 @@ import type { Store } from '../../src/store/index.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { quote, serviceArea } from '../support/fixtures.ts';
-import { createSchema, postgresAvailable, FAST_COMMITS } from '../support/services.ts';
+import { createSchema, postgresAvailable, TEST_POSTGRES } from '../support/services.ts';
 
 async function lead(store: Store, body: Record<string, unknown>, now = new Date()) {
   const v = validateLead(body);
@@ -86,7 +86,7 @@ const stores: Array<{
     skip: !postgresAvailable(),
     async open() {
       const schema = await createSchema();
-      let store: Store = await openPostgresStore(schema.url, FAST_COMMITS);
+      let store: Store = await openPostgresStore(schema.url, TEST_POSTGRES);
       return {
         store,
         raw: async (sql) => {
@@ -95,7 +95,7 @@ const stores: Array<{
           await client.query(sql);
           await client.end();
         },
-        reopen: async () => (await store.close(), (store = await openPostgresStore(schema.url, FAST_COMMITS))),
+        reopen: async () => (await store.close(), (store = await openPostgresStore(schema.url, TEST_POSTGRES))),
         cleanup: async () => (await store.close(), await schema.drop()),
       };
     },

@@ -27,7 +27,7 @@ import type { Store } from '../../src/store/index.ts';
 import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { contact, promise, quote, serviceArea } from '../support/fixtures.ts';
-import { createSchema, postgresAvailable, FAST_COMMITS } from '../support/services.ts';
+import { createSchema, postgresAvailable, TEST_POSTGRES } from '../support/services.ts';
 
 const DAY = 86_400_000;
 const HASH_OF_NOBODY = 'scrypt$1$1$1$AA==$AA==';
@@ -97,7 +97,7 @@ const stores: Array<{ name: string; skip: boolean; open(): Promise<{ store: Stor
     skip: !postgresAvailable(),
     async open() {
       const schema = await createSchema();
-      const store = await openPostgresStore(schema.url, FAST_COMMITS);
+      const store = await openPostgresStore(schema.url, TEST_POSTGRES);
       const sql: RawSql = async ({ postgres }) => {
         const client = new pg.Client({ connectionString: schema.url });
         await client.connect();

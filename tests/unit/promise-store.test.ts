@@ -19,7 +19,7 @@ import { openPostgresStore } from '../../src/store/postgres/index.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { LEADS_WITHOUT_ANSWER_BY } from '../../src/store/sqlite/records.ts';
 import { promise, quote, serviceArea } from '../support/fixtures.ts';
-import { createSchema, postgresAvailable, FAST_COMMITS } from '../support/services.ts';
+import { createSchema, postgresAvailable, TEST_POSTGRES } from '../support/services.ts';
 
 const HOUR = 3_600_000;
 type Opened = { store: Store; sql: (statement: { sqlite: string; postgres: string }) => Promise<void>; cleanup: () => Promise<void> };
@@ -45,7 +45,7 @@ const stores: Array<{ name: string; skip: boolean; open: () => Promise<Opened> }
     skip: !postgresAvailable(),
     async open() {
       const schema = await createSchema();
-      const store = await openPostgresStore(schema.url, FAST_COMMITS);
+      const store = await openPostgresStore(schema.url, TEST_POSTGRES);
       const sql = async ({ postgres }: { postgres: string }) => {
         const client = new pg.Client({ connectionString: schema.url });
         await client.connect();

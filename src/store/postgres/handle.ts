@@ -108,9 +108,11 @@ function withoutWaitingForDisk(url: string): string {
 }
 
 /** Opens a pool on `url`, checks that a commit means on disk (unless `durable` is false: tests alone), and applies migrations. */
-export async function openPostgresHandle(url: string, durable = true): Promise<PostgresHandle> {
+export async function openPostgresHandle(url: string, options: { durableCommits?: boolean; connectionTimeoutMs?: number } = {}): Promise<PostgresHandle> {
+  const durable = options.durableCommits !== false;
   const connectionString = durable ? url : withoutWaitingForDisk(url);
-  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 3_000, idleTimeoutMillis: 30_000, query_timeout: 10_000 });
+  const connectionTimeoutMillis = options.connectionTimeoutMs ?? 3_000;
+  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis, idleTimeoutMillis: 30_000, query_timeout: 10_000 });
   // An idle client whose server went away emits 'error' on the pool: it is discarded, not fatal.
   pool.on('error', () => {});
 

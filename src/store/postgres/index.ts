@@ -23,7 +23,7 @@ export type { PostgresStoreOptions } from './intake.ts';
 
 /** Opens a pool on `url`, applies migrations, and returns the store. */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<LeadStore & OfficeStore> {
-  const handle = await openPostgresHandle(url, options.durableCommits !== false);
+  const handle = await openPostgresHandle(url, options);
   await fillSearchText(handle).catch(async (err: unknown) => {
     await handle.pool.end().catch(() => {});
     throw err;

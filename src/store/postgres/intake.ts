@@ -28,6 +28,8 @@ export interface PostgresStoreOptions {
    * receipt must mean the lead is on disk.
    */
   durableCommits?: boolean;
+  /** How long a transaction waits for one of the pool's connections before the store is unavailable (3 s: a customer's wait). */
+  connectionTimeoutMs?: number;
 }
 
 /**
