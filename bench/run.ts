@@ -67,7 +67,7 @@ const smoke = process.argv.includes('--smoke');
 const soak = process.argv.includes('--soak');
 /** `--office`: the office's benchmark alone (it also runs after the rows of a whole `npm run bench` and in the smoke). */
 const officeOnly = process.argv.includes('--office');
-const soakLeads = smoke ? 1_000 : Number(process.env.BENCH_SOAK_LEADS ?? 100_000);
+const soakLeads = smoke ? 200 : Number(process.env.BENCH_SOAK_LEADS ?? 100_000);
 const duration = smoke ? 0.4 : Number(process.env.BENCH_DURATION ?? 5);
 const askedConcurrencies = process.env.BENCH_CONCURRENCY?.split(',')
   .map(Number)

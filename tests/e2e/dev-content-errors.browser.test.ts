@@ -128,7 +128,7 @@ describe.skipIf(!chromiumAvailable())('npm run dev shows every content mistake i
     await settlesOn(page, '1 mistake in content/ to fix');
     expect((await page.locator('main li').innerText()).replace(/\n+/g, '\n')).toBe(
       `content/company.yaml, line ${lineOf(company, '  email: office@example.com')}, column 3\n` +
-        'must have a colon and a space after the name of the part, as name: value\nfor example\nemail: office@example.com\nyou wrote\nemail office@example.com',
+        'must have a colon and a space after the name of the part, as name: value. The rest of content/company.yaml is checked once this line can be read\nfor example\nemail: office@example.com\nyou wrote\nemail office@example.com',
     );
     project.write('content/company.yaml', company);
     await settlesOn(page, 'Ask for a quote');

@@ -85,7 +85,8 @@ describe.skipIf(!chromiumAvailable())('the office’s third round in Chromium', 
       expect(said).toContain(`Saved: a note on ${reference}.`);
       const back = page.locator(`#lead-${reference}`);
       expect(await back.locator(':scope > details').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
-      expect(await inView(page, `#lead-${reference} [role="status"]`), tag).toBe(true);
+      // The browser scrolls to the lead's address while the page loads: wait for where it settles.
+      await expect.poll(() => inView(page, `#lead-${reference} [role="status"]`), { message: tag }).toBe(true);
       expect(await back.innerText()).toContain(`Taken by ${HELPER.email}`);
       expect(await back.innerText()).toContain('Called; she wants Tuesdays.');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(view.width);
@@ -209,7 +210,7 @@ describe.skipIf(!chromiumAvailable())('the office’s third round in Chromium', 
       await page.locator(`#lead-${first}`).waitFor();
       expect(new URL(page.url()).search).toBe(`?lead=${first}`);
       expect(await page.locator(`#lead-${first} > details`).evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
-      expect(await inView(page, `#lead-${first}`)).toBe(true);
+      await expect.poll(() => inView(page, `#lead-${first}`)).toBe(true);
       await page.goBack();
       await (await openLead(page, latest)).locator('.same-person a').first().click();
       await page.getByRole('heading', { name: 'Also found in suspected spam' }).waitFor();

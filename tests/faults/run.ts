@@ -7,7 +7,7 @@
  * <those files>` must fail, and in one of them (a failure elsewhere, a flaky test say, is no catch).
  * Two at a time (two cores). One line per fault, then `N passed, M failed`; the exit status is
  * non-zero if any fault was not caught. It assumes the quick tests pass as the project stands
- * (`.ci/run` runs `npm run test:unit` first).
+ * (`.ci/run` runs `npm test` next, and a catching file that fails without its fault fails there).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * The benchmark runs (a fraction of a second per row, the lead also unpinned against the bare platform and
- * without the lead's secondary writes, a 1,000-lead soak, the office on tiny stores over 700 days and
+ * without the lead's secondary writes, a 200-lead soak, the office on tiny stores over 700 days and
  * within one day) and finds every 201 in its store. No timing is asserted.
  */
 import { execFile } from 'node:child_process';
@@ -60,7 +60,7 @@ describe('npm run bench -- --smoke', () => {
     expect(result.astroShare.map((a: { case: string }) => a.case)).toContain('lead POST');
     const flood = result.rows.filter((r: { case: string; server: string }) => r.case.startsWith('429') && r.server !== 'bare Astro endpoint');
     for (const row of flood) expect(row.non2xx, row.server).toBeGreaterThan(0);
-    // The soak (1,000 leads here): every lead acknowledged and stored, memory read for both servers.
+    // The soak (200 leads here): every lead acknowledged and stored, memory read for both servers.
     expect(result.soak.map((r: { server: string }) => r.server)).toEqual(['baseline', 'service']);
     for (const row of result.soak) {
       expect(row.created, row.server).toBe(row.leads);

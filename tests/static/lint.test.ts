@@ -32,7 +32,7 @@ describe('static checks', () => {
     expect(stdout).toMatch(/No results with a severity of 'warn' or higher found!|^No results/m);
   });
 
-  it('astro check and tsc --noEmit report no errors', async () => {
+  it('astro check (every .astro and .ts file, as tsc would) reports no errors', async () => {
     const { stdout } = await run('npm', ['run', '--silent', 'check'], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 });
     expect(stdout).toMatch(/(?<!\d)0 errors/);
   });
