@@ -12,6 +12,7 @@ import type { FormResult } from './submit.ts';
 import { shownValue } from './choices.ts';
 import { summaryLine } from './summary.ts';
 import { typedValue } from './answers.ts';
+import { clearErrorsOnceRight } from './field-errors.ts';
 import './price-guide.ts';
 
 type ActionName = 'submitQuote' | 'submitContact';
@@ -166,6 +167,7 @@ export function enhanceForms(): void {
       control.addEventListener('input', () => count(control, counter));
       count(control, counter);
     }
+    clearErrorsOnceRight(form);
     const zip = form.querySelector<HTMLInputElement>('input[data-area]');
     const note = form.querySelector<HTMLElement>('[data-area-note]');
     if (zip && note) watchArea(zip, note);
