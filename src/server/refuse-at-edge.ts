@@ -10,7 +10,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestInfo } from '../http/context.ts';
 import { answerRefusedSubmission, isSubmission } from '../http/front-door.ts';
+import { isApiPath } from '../http/routes.ts';
 import { refusedSubmission } from '../limiter/submissions.ts';
+import { WEB_FORMS } from '../site/forms.ts';
 import type { PublicServices } from '../roles/index.ts';
 import { MAX_BODY_BYTES } from '../service-facts.ts';
 import { HeldResponse } from './held-response.ts';
@@ -32,10 +34,20 @@ export function refuseAtEdge(services: PublicServices): RefuseAtEdge {
     const budget = refusedSubmission(services.limiter, request.clientAddress);
     if (!budget) return undefined;
     const url = new URL(target, siteUrl);
-    if (!isSubmission('POST', url)) return undefined;
+    if (!isSubmission('POST', url) || !answeredByTheFrontDoor(url.pathname)) return undefined;
     return answer(req, res, new Request(url, { method: 'POST', headers: webHeaders(req) }), url, { services, request, budget }, body);
   };
 }
+
+/** The forms' pages, which answer their own POST with `?_action=` on demand. */
+const FORM_PAGES = new Set(Object.values(WEB_FORMS).flatMap(({ path }) => [path, `${path}/`]));
+
+/**
+ * Whether a submission's path is one Astro hands to the front door's submission steps: a lead
+ * path, a form's page, or an action. A POST with `?_action=` anywhere else is another route's
+ * (the office's sign-in, whose guard comes first) or no route at all (Astro's 404), never a refusal.
+ */
+const answeredByTheFrontDoor = (path: string) => isApiPath(path) || path.startsWith('/_actions/') || FORM_PAGES.has(path);
 
 async function answer(
   req: IncomingMessage,

@@ -113,6 +113,17 @@ describe('a lead POST of a client refused in its window', () => {
     expect(counts.astro).toBe(before + 1);
   });
 
+  it('a POST with ?_action= to a page that is not a form (the office sign-in, an unknown page) still goes through Astro', async () => {
+    const client = newClient();
+    await spendTen(client);
+    expect((await lead('/api/v1/leads', client)).status).toBe(429);
+    for (const path of ['/office/sign-in?_action=submitQuote', '/somewhere?_action=submitQuote']) {
+      const before = counts.astro;
+      await form(path, client);
+      expect(counts.astro, path).toBe(before + 1);
+    }
+  });
+
   it('OPTIONS and other methods of a refused client still go through Astro', async () => {
     const client = newClient();
     await spendTen(client);
