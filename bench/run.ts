@@ -44,7 +44,7 @@
  */
 import autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -333,7 +333,7 @@ function combine(samples: Row[]): Row {
   };
 }
 
-const ratioOf = (row: Row, to: Row) => ({
+const ratioOf = (row: Measured, to: Measured) => ({
   throughput: +(row.requestsPerSecond / Math.max(to.requestsPerSecond, 1)).toFixed(2),
   p99: +(row.p99Ms / Math.max(to.p99Ms, 1)).toFixed(2),
 });
@@ -387,7 +387,16 @@ const BESIDE_FLOOD = 32;
 interface Measured {
   requestsPerSecond: number;
   p99Ms: number;
+  /** The server's CPU time (every thread of it) over the measured seconds, in cores. */
+  serverBusy?: number;
 }
+/** Linux's clock ticks a second (`getconf CLK_TCK`), the unit of /proc/<pid>/stat's CPU times. */
+const TICKS_PER_SECOND = 100;
+/** The CPU time a process has used so far, user and system, in clock ticks. */
+const cpuTicks = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+};
 interface BesideRow {
   server: string;
   pinned: boolean;
@@ -411,8 +420,12 @@ async function measureBeside(kind: ServerKind, pin: boolean): Promise<BesideRow>
   const server = await kind.start(dir, pin);
   const path = '/api/v1/leads';
   const warm = warmup > 0 ? await load(server.url, path, BESIDE_CUSTOMERS, 'leads', warmup) : undefined;
+  let ticks = cpuTicks(server.pid);
   const alone = await load(server.url, path, BESIDE_CUSTOMERS, 'leads');
+  const aloneBusy = (cpuTicks(server.pid) - ticks) / (duration * TICKS_PER_SECOND);
+  ticks = cpuTicks(server.pid);
   const [customers, flood] = await Promise.all([load(server.url, path, BESIDE_CUSTOMERS, 'leads'), load(server.url, path, BESIDE_FLOOD, 'flood')]);
+  const besideBusy = (cpuTicks(server.pid) - ticks) / (duration * TICKS_PER_SECOND);
   const cores = { server: server.cores, loadGenerator: coresOf(process.pid) };
   await server.stop();
   const created = [warm, alone, customers, flood].reduce((n, r) => n + (r ? createdCount(r) : 0), 0);
@@ -423,8 +436,8 @@ async function measureBeside(kind: ServerKind, pin: boolean): Promise<BesideRow>
     server: kind.name,
     pinned: pin,
     cores,
-    alone: measured(alone),
-    beside: measured(customers),
+    alone: { ...measured(alone), serverBusy: +aloneBusy.toFixed(2) },
+    beside: { ...measured(customers), serverBusy: +besideBusy.toFixed(2) },
     flood: {
       requestsPerSecond: Math.round(flood.requests.average),
       refusedPerSecond: Math.round(refused / duration),
@@ -435,15 +448,20 @@ async function measureBeside(kind: ServerKind, pin: boolean): Promise<BesideRow>
     stored,
     runs: [Math.round(customers.requests.average)],
   };
-  row.ratio = ratioOf({ ...row.beside } as Row, { ...row.alone } as Row);
+  row.ratio = ratioOf(row.beside, row.alone);
   return row;
 }
 
 /** Medians of a server's runs beside the flood. */
 function combineBeside(samples: BesideRow[]): BesideRow {
   const med = (pick: (r: BesideRow) => number) => median(samples.map(pick));
-  const alone = { requestsPerSecond: Math.round(med((r) => r.alone.requestsPerSecond)), p99Ms: med((r) => r.alone.p99Ms) };
-  const beside = { requestsPerSecond: Math.round(med((r) => r.beside.requestsPerSecond)), p99Ms: med((r) => r.beside.p99Ms) };
+  const busy = (pick: (r: BesideRow) => Measured) => +med((r) => pick(r).serverBusy ?? 0).toFixed(2);
+  const alone = { requestsPerSecond: Math.round(med((r) => r.alone.requestsPerSecond)), p99Ms: med((r) => r.alone.p99Ms), serverBusy: busy((r) => r.alone) };
+  const beside = {
+    requestsPerSecond: Math.round(med((r) => r.beside.requestsPerSecond)),
+    p99Ms: med((r) => r.beside.p99Ms),
+    serverBusy: busy((r) => r.beside),
+  };
   return {
     ...samples[0]!,
     alone,
@@ -453,7 +471,7 @@ function combineBeside(samples: BesideRow[]): BesideRow {
       refusedPerSecond: Math.round(med((r) => r.flood.refusedPerSecond)),
       refusedShare: med((r) => r.flood.refusedShare),
     },
-    ratio: ratioOf(beside as Row, alone as Row),
+    ratio: ratioOf(beside, alone),
     created: sum(samples.map((r) => r.created)),
     stored: sum(samples.map((r) => r.stored)),
     runs: samples.map((r) => r.beside.requestsPerSecond),
@@ -622,6 +640,7 @@ if (besideRows.length > 0) {
       'flood req/s',
       'flood 429/s',
       'refused',
+      'server busy (cores) alone, beside',
       '201s stored',
     ],
     besideRows.map((r) =>
@@ -638,6 +657,7 @@ if (besideRows.length > 0) {
         r.flood.requestsPerSecond,
         r.flood.refusedPerSecond,
         `${(r.flood.refusedShare * 100).toFixed(1)}%`,
+        `${r.alone.serverBusy}, ${r.beside.serverBusy}`,
         `${r.stored}/${r.created}`,
       ].map(String),
     ),
