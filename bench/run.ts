@@ -26,6 +26,8 @@
  *   BENCH_OFFICE_SIZES=1000,10000 BENCH_OFFICE_REPEAT=5 npm run bench -- --office
  *                                  stores of other sizes (the one-day ones: the two largest), fewer repeats
  *   BENCH_DURATION=10 BENCH_REPEAT=5 BENCH_WARMUP=2 npm run bench
+ *   BENCH_CASES=beside npm run bench       only the customers beside one client's flood, pinned and unpinned
+ *                                  (its own table: four customers alone, then beside the flood at 32 in flight)
  *   BENCH_CASES=lead,flood npm run bench    only the cases whose names contain one of these words ('office':
  *                                  the office; 'lead' is both lead cases, 'unpinned' the unpinned one alone)
  *   BENCH_CONCURRENCY=16 npm run bench      only these concurrencies (the unpinned case too)
@@ -42,7 +44,7 @@
  */
 import autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -331,7 +333,7 @@ function combine(samples: Row[]): Row {
   };
 }
 
-const ratioOf = (row: Row, to: Row) => ({
+const ratioOf = (row: Measured, to: Measured) => ({
   throughput: +(row.requestsPerSecond / Math.max(to.requestsPerSecond, 1)).toFixed(2),
   p99: +(row.p99Ms / Math.max(to.p99Ms, 1)).toFixed(2),
 });
@@ -369,6 +371,128 @@ if (measuringRows) {
     }
   } finally {
     cleanUpWithout();
+  }
+}
+
+/**
+ * Customers beside one client's flood (issue 57): four customers sending leads, each request from an
+ * address of its own, keep-alive, alone for a run, then for a run beside one client sending leads
+ * from one address at 32 in flight, keep-alive, all but its first 10 refused; pinned (the server on
+ * core 1, both load generators on core 0) and unpinned (everything on every core). The customers'
+ * leads/s and p99 beside the flood against alone, and the flood's own refusals a second.
+ */
+const BESIDE = 'customers beside a flood';
+const BESIDE_CUSTOMERS = 4;
+const BESIDE_FLOOD = 32;
+interface Measured {
+  requestsPerSecond: number;
+  p99Ms: number;
+  /** The server's CPU time (every thread of it) over the measured seconds, in cores. */
+  serverBusy?: number;
+}
+/** Linux's clock ticks a second (`getconf CLK_TCK`), the unit of /proc/<pid>/stat's CPU times. */
+const TICKS_PER_SECOND = 100;
+/** The CPU time a process has used so far, user and system, in clock ticks. */
+const cpuTicks = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+};
+interface BesideRow {
+  server: string;
+  pinned: boolean;
+  cores: { server: string; loadGenerator: string };
+  alone: Measured;
+  beside: Measured;
+  flood: { requestsPerSecond: number; refusedPerSecond: number; refusedShare: number };
+  /** Beside the flood against alone: leads/s and p99. */
+  ratio: { throughput: number; p99: number };
+  created: number;
+  stored: number;
+  runs: number[];
+}
+const besideRows: BesideRow[] = [];
+const countOf = (result: autocannon.Result, status: string) =>
+  (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats?.[status]?.count ?? 0;
+const measured = (result: autocannon.Result): Measured => ({ requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99 });
+
+async function measureBeside(kind: ServerKind, pin: boolean): Promise<BesideRow> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-beside-'));
+  const server = await kind.start(dir, pin);
+  const path = '/api/v1/leads';
+  const warm = warmup > 0 ? await load(server.url, path, BESIDE_CUSTOMERS, 'leads', warmup) : undefined;
+  let ticks = cpuTicks(server.pid);
+  const alone = await load(server.url, path, BESIDE_CUSTOMERS, 'leads');
+  const aloneBusy = (cpuTicks(server.pid) - ticks) / (duration * TICKS_PER_SECOND);
+  ticks = cpuTicks(server.pid);
+  const [customers, flood] = await Promise.all([load(server.url, path, BESIDE_CUSTOMERS, 'leads'), load(server.url, path, BESIDE_FLOOD, 'flood')]);
+  const besideBusy = (cpuTicks(server.pid) - ticks) / (duration * TICKS_PER_SECOND);
+  const cores = { server: server.cores, loadGenerator: coresOf(process.pid) };
+  await server.stop();
+  const created = [warm, alone, customers, flood].reduce((n, r) => n + (r ? createdCount(r) : 0), 0);
+  const stored = storedLeads(kind.store!(dir), created);
+  rmSync(dir, { recursive: true, force: true });
+  const refused = countOf(flood, '429');
+  const row: BesideRow = {
+    server: kind.name,
+    pinned: pin,
+    cores,
+    alone: { ...measured(alone), serverBusy: +aloneBusy.toFixed(2) },
+    beside: { ...measured(customers), serverBusy: +besideBusy.toFixed(2) },
+    flood: {
+      requestsPerSecond: Math.round(flood.requests.average),
+      refusedPerSecond: Math.round(refused / duration),
+      refusedShare: +(refused / Math.max(flood.requests.total, 1)).toFixed(3),
+    },
+    ratio: { throughput: 0, p99: 0 },
+    created,
+    stored,
+    runs: [Math.round(customers.requests.average)],
+  };
+  row.ratio = ratioOf(row.beside, row.alone);
+  return row;
+}
+
+/** Medians of a server's runs beside the flood. */
+function combineBeside(samples: BesideRow[]): BesideRow {
+  const med = (pick: (r: BesideRow) => number) => median(samples.map(pick));
+  const busy = (pick: (r: BesideRow) => Measured) => +med((r) => pick(r).serverBusy ?? 0).toFixed(2);
+  const alone = { requestsPerSecond: Math.round(med((r) => r.alone.requestsPerSecond)), p99Ms: med((r) => r.alone.p99Ms), serverBusy: busy((r) => r.alone) };
+  const beside = {
+    requestsPerSecond: Math.round(med((r) => r.beside.requestsPerSecond)),
+    p99Ms: med((r) => r.beside.p99Ms),
+    serverBusy: busy((r) => r.beside),
+  };
+  return {
+    ...samples[0]!,
+    alone,
+    beside,
+    flood: {
+      requestsPerSecond: Math.round(med((r) => r.flood.requestsPerSecond)),
+      refusedPerSecond: Math.round(med((r) => r.flood.refusedPerSecond)),
+      refusedShare: med((r) => r.flood.refusedShare),
+    },
+    ratio: ratioOf(beside, alone),
+    created: sum(samples.map((r) => r.created)),
+    stored: sum(samples.map((r) => r.stored)),
+    runs: samples.map((r) => r.beside.requestsPerSecond),
+  };
+}
+
+if (measuringRows && (!only || only.some((w) => BESIDE.includes(w)))) {
+  for (const pin of pinning ? [true, false] : [false]) {
+    if (!pin) unpinLoadGenerator();
+    try {
+      const servers = [service(true), ...compared];
+      const samples = new Map<ServerKind, BesideRow[]>(servers.map((k) => [k, []]));
+      for (let i = 0; i < repeat; i++)
+        for (let j = 0; j < servers.length; j++) {
+          const kind = servers[(i + j) % servers.length]!;
+          samples.get(kind)!.push(await measureBeside(kind, pin));
+        }
+      for (const kind of servers) besideRows.push(combineBeside(samples.get(kind)!));
+    } finally {
+      if (!pin) pinLoadGenerator();
+    }
   }
 }
 
@@ -498,6 +622,48 @@ if (withoutRows.length > 0) {
   console.log("each variant's store was read after every run: none of what it lacked was back");
 }
 
+if (besideRows.length > 0) {
+  console.log(
+    `\n${BESIDE}: ${BESIDE_CUSTOMERS} customers (an address a request, keep-alive) alone, then beside one client at ${BESIDE_FLOOD} in flight (keep-alive)`,
+  );
+  printTable(
+    [
+      'server',
+      'cores',
+      'alone leads/s',
+      'alone p99 ms',
+      'beside leads/s',
+      'beside p99 ms',
+      'runs',
+      'ratio leads/s',
+      'ratio p99',
+      'flood req/s',
+      'flood 429/s',
+      'refused',
+      'server busy (cores) alone, beside',
+      '201s stored',
+    ],
+    besideRows.map((r) =>
+      [
+        r.server,
+        r.pinned ? `${r.cores.server} (load ${r.cores.loadGenerator})` : `${r.cores.server}, unpinned`,
+        r.alone.requestsPerSecond,
+        r.alone.p99Ms,
+        r.beside.requestsPerSecond,
+        r.beside.p99Ms,
+        r.runs.length > 1 ? `${Math.min(...r.runs)}–${Math.max(...r.runs)}` : '',
+        r.ratio.throughput,
+        r.ratio.p99,
+        r.flood.requestsPerSecond,
+        r.flood.refusedPerSecond,
+        `${(r.flood.refusedShare * 100).toFixed(1)}%`,
+        `${r.alone.serverBusy}, ${r.beside.serverBusy}`,
+        `${r.stored}/${r.created}`,
+      ].map(String),
+    ),
+  );
+}
+
 /**
  * Astro's share, per case and concurrency: what the bare Astro endpoint costs per request over bare
  * Node (the bare Node endpoint, or for GET and the flood the baseline, which is bare Node), and the
@@ -566,6 +732,9 @@ const machine = {
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
 const out = join(ROOT, 'bench/results', smoke ? 'smoke.json' : soak ? 'soak.json' : officeOnly ? 'office.json' : 'latest.json');
 const without = leadsWrites && { all: leadsWrites, rows: withoutRows };
-writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine, rows, astroShare, without, soak: soakRows, office, lost }, null, 2));
+writeFileSync(
+  out,
+  JSON.stringify({ date: new Date().toISOString(), machine, rows, beside: besideRows, astroShare, without, soak: soakRows, office, lost }, null, 2),
+);
 console.log(`\nwritten to ${out}; ${lost === 0 ? 'every 201 of the run is in its store' : `${lost} acknowledged leads are MISSING from the store`}`);
 if (lost > 0) process.exitCode = 1;

@@ -58,16 +58,15 @@ export async function guardFormSubmission(request: Request, locals: ApiContext):
   if (!budget) throw new Error('a web form submission reached its guard without its budget');
   const refuse = (reason: keyof typeof STATUS, text: string) =>
     new Response(`${text}\n`, { status: STATUS[reason], headers: { 'Content-Type': 'text/plain; charset=utf-8', ...rateLimitHeaders(budget) } });
-  // A refused client learns that first, as on the API; a person within the budget whose answers
-  // are fine reads the same in the form (the action reports the budget).
-  const limited = () => refuse('rate_limited', outcomeMessage({ kind: 'rate_limited', retryAfterSeconds: budget.resetSeconds }, {}));
-  // A refusal writes no line of its own: the request's one log line (its path and status) says it.
+  // A refusal writes no line of its own: the request's one log line (its path, status and a foreign origin) says it.
   const origins = siteOrigins(services.config);
-  if (!fromSiteOrigin(request, locals.request, origins)) {
-    return budget.allowed ? refuse('forbidden', foreignOriginWords(origins, 'This form', 'Nothing was sent.')) : limited();
-  }
+  const fromSite = fromSiteOrigin(request, locals.request, origins);
+  // A refused client learns that first, whatever it sent, as on the API: one answer, which our
+  // server's edge gives without Astro (docs/decisions/0032).
+  if (!budget.allowed) return refuse('rate_limited', outcomeMessage({ kind: 'rate_limited', retryAfterSeconds: budget.resetSeconds }, {}));
+  if (!fromSite) return refuse('forbidden', foreignOriginWords(origins, 'This form', 'Nothing was sent.'));
   const problem = await formBodyProblem(request);
-  if (problem) return budget.allowed ? refuse(problem, REFUSALS[problem]) : limited();
+  if (problem) return refuse(problem, REFUSALS[problem]);
   return undefined;
 }
 

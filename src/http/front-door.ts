@@ -19,6 +19,8 @@ import { guardFormSubmission } from './form-guard.ts';
 import { guardOffice, isOfficePath, OFFICE_HEADERS, officeUnavailable } from './office-guard.ts';
 import { paced, withHeaders, withoutBody } from './response-body.ts';
 import { findApiRoute, isApiPath } from './routes.ts';
+import { serveRoute } from './api.ts';
+import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { securityHeaders } from './security-headers.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' } as const;
@@ -33,16 +35,10 @@ export async function answerOnDemand(
   options: { requestIdSent: boolean },
 ): Promise<Response> {
   const path = url.pathname;
-  const api = isApiPath(path);
-  const actions = path.startsWith('/_actions/');
-  const headers = securityHeaders(locals.services.config);
-  // Action answers echo what the person typed: never cached, like the pages that show them.
-  const set: Record<string, string> = { ...(api || actions ? headers.api : headers.onDemandPage), ...(actions && NO_STORE) };
-  if (!options.requestIdSent) set['X-Request-Id'] = locals.request.id;
-
-  let response: Response;
+  const set = answerHeaders(path, locals, options);
   if (isOfficePath(path)) {
     Object.assign(set, OFFICE_HEADERS);
+    let response: Response;
     try {
       response = (await guardOffice(request, url, locals, office)) ?? (await next());
     } catch (err) {
@@ -50,19 +46,53 @@ export async function answerOnDemand(
       locals.services.logger.warn({ reqId: locals.request.id, err }, 'office page: the lead store is busy or cannot be reached');
       return withHeaders(officeUnavailable(), set);
     }
-  } else {
-    const form = !api && isFormSubmission(request.method, url);
-    if (form || (api && request.method === 'POST' && findApiRoute(path)?.rateLimited)) {
-      locals.budget = await spendSubmission(locals.services.limiter, locals.request.clientAddress);
-    }
-    if (form) {
-      const gate = await guardFormSubmission(request, locals);
-      if (gate) return withHeaders(gate, { ...set, ...NO_STORE });
-    }
-    response = await next();
+    return finish(request, path, locals, response, set);
   }
+  if (isSubmission(request.method, url)) locals.budget = await spendSubmission(locals.services.limiter, locals.request.clientAddress);
+  return answerPublic(request, url, locals, next, set);
+}
+
+/**
+ * The answer of a submission whose client the transport found refused (`locals.budget`, read with
+ * `refusedSubmission`, spending nothing): what `answerOnDemand` answers it, without Astro (our
+ * server's edge). A refused budget ends at the lead handler's or the form guard's 429, never later.
+ */
+export function answerRefusedSubmission(request: Request, url: URL, locals: ApiContext & { budget: RateLimitState }): Promise<Response> {
+  const route = findApiRoute(url.pathname);
+  const next = () => (route ? serveRoute(route, request.method, request, locals) : Promise.reject(new Error('a refused form submission reached its action')));
+  return answerPublic(request, url, locals, next, answerHeaders(url.pathname, locals, { requestIdSent: true }));
+}
+
+/** Whether a request is a submission, which spends one of the client's budget: a lead POST, or a web form's. */
+export function isSubmission(method: string, url: URL): boolean {
+  return isApiPath(url.pathname) ? method === 'POST' && findApiRoute(url.pathname)?.rateLimited === true : isFormSubmission(method, url);
+}
+
+/** The headers every answer at `path` gets: the security headers of its class, and its request id when the transport sent none. */
+function answerHeaders(path: string, locals: ApiContext, options: { requestIdSent: boolean }): Record<string, string> {
+  const api = isApiPath(path);
+  const actions = path.startsWith('/_actions/');
+  const headers = securityHeaders(locals.services.config);
+  // Action answers echo what the person typed: never cached, like the pages that show them.
+  const set: Record<string, string> = { ...(api || actions ? headers.api : headers.onDemandPage), ...(actions && NO_STORE) };
+  if (!options.requestIdSent) set['X-Request-Id'] = locals.request.id;
+  return set;
+}
+
+/** Everything but the office: a web form's body is checked before its action reads it (its budget already spent), then the route. */
+async function answerPublic(request: Request, url: URL, locals: ApiContext, next: () => Promise<Response>, set: Record<string, string>): Promise<Response> {
+  if (!isApiPath(url.pathname) && isFormSubmission(request.method, url)) {
+    const gate = await guardFormSubmission(request, locals);
+    if (gate) return withHeaders(gate, { ...set, ...NO_STORE });
+  }
+  return finish(request, url.pathname, locals, await next(), set);
+}
+
+/** What every answer gets last: no body for HEAD, a body read only as fast as the client takes it, and `set`. */
+function finish(request: Request, path: string, locals: ApiContext, answer: Response, set: Record<string, string>): Response {
+  let response = answer;
   if (request.method === 'HEAD') response = withoutBody(response);
-  else if (locals.request.drained && !api) response = paced(response, locals.request.drained);
+  else if (locals.request.drained && !isApiPath(path)) response = paced(response, locals.request.drained);
   // Astro sends pages as bare text/html; the pages are UTF-8.
   if (response.headers.get('content-type') === 'text/html') set['Content-Type'] = 'text/html; charset=utf-8';
   return withHeaders(response, set);

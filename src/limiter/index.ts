@@ -5,6 +5,11 @@ import type { Config } from '../config/config.ts';
 import { createMemoryLimiter } from './memory-limiter.ts';
 import { fromFlexible, type RateLimiter, type RateLimitPolicy } from './rate-limiter.ts';
 
+/** What rate-limiter-flexible's store limiters have and its types leave out: how long a key's block in memory lasts (0: none). */
+interface InMemoryBlocks {
+  getInMemoryBlockMsBeforeExpire(rlKey: string): number;
+}
+
 /** A rate limiter and what it holds open. */
 export interface LimiterHandle {
   limiter: RateLimiter;
@@ -28,6 +33,17 @@ export function createLimiter(config: Pick<Config, 'redisUrl'>, policy: RateLimi
   });
   // Connection errors are expected during an outage; the insurance limiter answers meanwhile.
   redis.on('error', () => {});
-  const limiter = new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) });
-  return { limiter: fromFlexible(limiter, policy), close: async () => void redis.disconnect() };
+  // A client's first refusal blocks it in this process's memory until its window ends (the time
+  // Redis gives): from then on this instance refuses it without asking Redis, and the serving edge
+  // reads the block (`refused`). Other instances block it at their own first refusal.
+  const limiter = new RateLimiterRedis({
+    ...options,
+    storeClient: redis,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: new RateLimiterMemory(options),
+    inMemoryBlockOnConsumed: policy.points + 1,
+  });
+  const blocks = limiter as unknown as InMemoryBlocks;
+  const blockedMs = (clientKey: string) => blocks.getInMemoryBlockMsBeforeExpire(limiter.getKey(clientKey));
+  return { limiter: fromFlexible(limiter, policy, blockedMs), close: async () => void redis.disconnect() };
 }

@@ -66,6 +66,12 @@ export function createMemoryLimiter(limit: { points: number; windowSeconds: numb
       // A peek is no submission: it is never refused, whatever the client has spent (as with Redis).
       return { ...state(find(key, at), at), allowed: true };
     },
+    refused(key) {
+      const at = now();
+      const window = find(key, at);
+      // Refused once its window holds more than the budget: a submission past it was refused.
+      return window && window.used > limit.points ? state(window, at) : undefined;
+    },
     held: () => current.size + previous.size,
   };
 }

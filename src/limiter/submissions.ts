@@ -15,6 +15,14 @@ export function peekSubmissions(limiter: RateLimiter, clientAddress: string): Pr
   return limiter.peek(rateLimitKey(clientAddress));
 }
 
+/**
+ * The client's refusal when one of its submissions was refused in its current window (here, or
+ * with Redis by this instance), read in memory, spending nothing: what the serving edge answers by.
+ */
+export function refusedSubmission(limiter: RateLimiter, clientAddress: string): RateLimitState | undefined {
+  return limiter.refused(rateLimitKey(clientAddress));
+}
+
 /** The rate-limit key of an address: IPv6 clients are grouped by their /64, as one site usually holds one. */
 export function rateLimitKey(address: string): string {
   if (isIP(address) !== 6) return address;

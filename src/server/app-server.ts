@@ -6,7 +6,8 @@
  * the server controls (`request-body.ts`). The server answers by itself only what Astro cannot be
  * given: what the HTTP parser refuses (`client-errors.ts`), a target it cannot route, and methods
  * a web `Request` cannot carry (TRACE; CONNECT in `connect.ts`), through the API's own functions
- * and problem documents. Every request is counted by the clean stop (`graceful-stop.ts`).
+ * and problem documents; and a submission from a client already refused in its window, with the
+ * endpoint's own 429 (`refuse-at-edge.ts`). Every request is counted by the clean stop (`graceful-stop.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -27,6 +28,7 @@ import { afterAnswer, announcesBody, RequestBody } from './request-body.ts';
 import { createRequestLog } from './request-log.ts';
 import { normaliseTarget } from './request-target.ts';
 import { HeldResponse } from './held-response.ts';
+import { refuseAtEdge } from './refuse-at-edge.ts';
 import { handToAstro, type AstroHandler } from './serve-astro.ts';
 import { refuseMethod, serveFile, setHeaders } from './serve-static.ts';
 import type { StaticFile } from './static-files.ts';
@@ -87,6 +89,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const siteHost = new URL(config.siteUrl).host;
   const notFoundPage = staticFiles.get('/404.html');
   const toAstro = handToAstro({ astro, services, notFoundPage, security, logger });
+  const refused = refuseAtEdge(services);
 
   /** Handles one request; the promise, when there is one, settles when its handler has. */
   const onRequest = (req: IncomingMessage, res: ServerResponse): Promise<void> | void => {
@@ -149,7 +152,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
     // build's origin; ours is rendered for the running SITE_URL.
     if (notFoundPage && req.method !== 'POST' && path.startsWith('/_actions/')) return serveFile(req, res, requestId, notFoundPage, 404);
     if (file) return refuseMethod(res, security);
-    return toAstro(req, res, request, body);
+    // A client already refused in its window is refused again here, as the endpoint would, without Astro.
+    return refused(req, res, request, target.target, body) ?? toAstro(req, res, request, body);
   };
 
   // Responses Astro writes are held and sent whole (`held-response.ts`).

@@ -5,32 +5,14 @@
  * applying (the in-memory insurance limiter), until Redis is back.
  */
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../support/app.ts';
 import { quote } from '../support/fixtures.ts';
 import { call } from '../support/in-process.ts';
-import { ownRedisAvailable, redisAvailable, REDIS_URL, startOwnRedis } from '../support/services.ts';
+import { countedInRedis, ownRedisAvailable, redisAvailable, REDIS_URL, startOwnRedis } from '../support/services.ts';
 
 /** A client of this run's own (a /64 of the documentation prefix): the shared Redis keeps counters past a run. */
 const ownClient = () => `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}::1`;
-
-/** Resolves once the budget's counters reach the Redis at `url` (the limiter's connection is made in the background meanwhile). */
-async function countedInRedis(app: TestApp, url: string): Promise<void> {
-  const redis = new Redis(url, { lazyConnect: true });
-  await redis.connect();
-  try {
-    const probe = `probe-${randomBytes(4).toString('hex')}`;
-    for (let i = 0; i < 3_000; i++) {
-      await app.services.limiter.consume(probe);
-      if ((await redis.exists(`lead-intake:leads:${probe}`)) === 1) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`the budget's counters never reached the Redis at ${url}`);
-  } finally {
-    redis.disconnect();
-  }
-}
 
 /** Sends a quote request from `peer`: its answer. */
 const send = (app: TestApp, peer: string) =>

@@ -30,7 +30,7 @@ type Body = Record<string, unknown>;
 
 /** The rate limit out of the way: every request is within it. */
 const state = { allowed: true, limit: 1_000_000, remaining: 1_000_000, resetSeconds: 60 };
-const unlimited: RateLimiter = { consume: async () => state, peek: async () => state };
+const unlimited: RateLimiter = { consume: async () => state, peek: async () => state, refused: () => undefined };
 
 const doc = openApiDocument('http://localhost:4321', offer(), company());
 const oracle = schemaOracle(doc, { consentSkewMs: CONSENT_CLOCK_SKEW_MS, timeZone: promise().timeZone, daysAhead: PREFERRED_DATES_DAYS_AHEAD });

@@ -71,7 +71,7 @@ function ajvValidator() {
 
 /** The rate limit out of the way: every request is within it. */
 const state = { allowed: true, limit: 1_000_000, remaining: 1_000_000, resetSeconds: 60 };
-const unlimited: RateLimiter = { consume: async () => state, peek: async () => state };
+const unlimited: RateLimiter = { consume: async () => state, peek: async () => state, refused: () => undefined };
 let app: TestApp;
 beforeAll(async () => {
   app = await testApp({ overrides: { limiter: unlimited } });

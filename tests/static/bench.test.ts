@@ -1,7 +1,7 @@
 /**
  * The benchmark runs (a fraction of a second per row, the lead also unpinned against the bare platform and
- * without the lead's secondary writes, a 200-lead soak, the office on tiny stores over 700 days and
- * within one day) and finds every 201 in its store. No timing is asserted.
+ * without the lead's secondary writes, customers beside one client's flood, a 200-lead soak, the
+ * office on tiny stores over 700 days and within one day) and finds every 201 in its store. No timing is asserted.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -60,6 +60,22 @@ describe('npm run bench -- --smoke', () => {
     expect(result.astroShare.map((a: { case: string }) => a.case)).toContain('lead POST');
     const flood = result.rows.filter((r: { case: string; server: string }) => r.case.startsWith('429') && r.server !== 'bare Astro endpoint');
     for (const row of flood) expect(row.non2xx, row.server).toBeGreaterThan(0);
+    // Customers beside one client's flood, pinned (when the machine pins) and unpinned: both loads ran, the flood was refused, every lead stored.
+    const beside: Array<{
+      pinned: boolean;
+      alone: { requestsPerSecond: number };
+      beside: { requestsPerSecond: number };
+      flood: { refusedShare: number };
+      created: number;
+      stored: number;
+    }> = result.beside;
+    expect(beside.map((r) => r.pinned)).toEqual(result.machine.pinned ? [true, false] : [false]);
+    for (const row of beside) {
+      expect(row.alone.requestsPerSecond).toBeGreaterThan(0);
+      expect(row.beside.requestsPerSecond).toBeGreaterThan(0);
+      expect(row.flood.refusedShare).toBeGreaterThan(0);
+      expect(row.stored).toBeGreaterThanOrEqual(row.created);
+    }
     // The soak (200 leads here): every lead acknowledged and stored, memory read for both servers.
     expect(result.soak.map((r: { server: string }) => r.server)).toEqual(['baseline', 'service']);
     for (const row of result.soak) {

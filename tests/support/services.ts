@@ -7,6 +7,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 
 export const POSTGRES_BASE = 'postgres://postgres@127.0.0.1:5432/test';
@@ -107,6 +108,23 @@ export async function tcpProxy(targetPort: number): Promise<{ port: number; paus
     });
   await listen();
   return { port, pause: stop, resume: listen, close: stop };
+}
+
+/** Resolves once the budget's counters reach the Redis at `url` (the limiter's connection is made in the background meanwhile). */
+export async function countedInRedis(app: { services: { limiter: { consume(key: string): Promise<unknown> } } }, url: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true });
+  await redis.connect();
+  try {
+    const probe = `probe-${randomBytes(4).toString('hex')}`;
+    for (let i = 0; i < 3_000; i++) {
+      await app.services.limiter.consume(probe);
+      if ((await redis.exists(`lead-intake:leads:${probe}`)) === 1) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`the budget's counters never reached the Redis at ${url}`);
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** A redis-server of a test's own on a free port (never the shared one), to stop mid-run. */

@@ -27,6 +27,22 @@ describe('in-process rate limiter', () => {
     expect(await limiter.consume('2001:db8:1::/64')).toMatchObject({ allowed: false, resetSeconds: 1 });
   });
 
+  it('tells a refused client, from its first refusal to the end of its window, counting nothing', async () => {
+    const { limiter, advance, consumeTimes } = limiterAt();
+    await consumeTimes('192.0.2.10', 10);
+    expect(limiter.refused('192.0.2.10')).toBeUndefined();
+    const refusal = await limiter.consume('192.0.2.10');
+    expect(limiter.refused('192.0.2.10')).toEqual(refusal);
+    advance(45);
+    // As the next submission would be answered, and nothing counted by asking.
+    const later = limiter.refused('192.0.2.10');
+    expect(later).toEqual({ allowed: false, limit: 10, remaining: 0, resetSeconds: 15 });
+    expect(await limiter.consume('192.0.2.10')).toEqual(later);
+    advance(15);
+    expect(limiter.refused('192.0.2.10')).toBeUndefined();
+    expect(await limiter.consume('192.0.2.10')).toMatchObject({ allowed: true, remaining: 9 });
+  });
+
   it('opens a new window when the old one ends, without sliding it', async () => {
     const { limiter, advance, consumeTimes } = limiterAt();
     await consumeTimes('192.0.2.7', 11);
