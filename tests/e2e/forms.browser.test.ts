@@ -631,6 +631,50 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     });
   }
 
+  // A field's error goes as soon as the field is right (issue 53). Without JavaScript each Send draws
+  // the page again, so its errors are always those of the last Send.
+  const errorOf = (page: Page, field: string) => page.locator(`[data-error-for="${field}"]`);
+  const summary = (page: Page) => page.locator('[data-summary]');
+  const send = async (page: Page) => {
+    await asAPerson(page);
+    await page.getByRole('button', { name: 'Send my request' }).click();
+  };
+
+  it('on a phone with JavaScript, a field’s error goes from beside it and from the summary as soon as it is put right, and not before', async () => {
+    const { context, page } = await visitor({ width: 390, height: 844 });
+    await page.goto(`${server.url}/quote`);
+    await fillQuoteForm(page, { name: 'Rosa Field', phone: '555-0101', email: 'rosa.field.example.com' });
+    await send(page);
+    await summary(page).waitFor({ state: 'visible' });
+    expect(await summary(page).locator('[data-summary-message]').innerText()).toMatch(/^2 answers need your attention/);
+    const email = page.getByLabel('E-mail address', { exact: true });
+    const phone = page.getByLabel('Phone number', { exact: true });
+    expect(await errorOf(page, 'email').isVisible()).toBe(true);
+    expect(await errorOf(page, 'phone').isVisible()).toBe(true);
+
+    // Still wrong as typed: the error stays.
+    await email.fill('rosa.field@');
+    expect(await errorOf(page, 'email').isVisible()).toBe(true);
+    expect(await email.getAttribute('aria-invalid')).toBe('true');
+
+    // Right: its error, its aria-invalid and its line go at once; the other stays, counted.
+    await email.fill('rosa.field@example.com');
+    await expect.poll(() => errorOf(page, 'email').isVisible()).toBe(false);
+    expect(await email.getAttribute('aria-invalid')).toBeNull();
+    expect((await email.getAttribute('aria-describedby')) ?? '').not.toContain('f-email-error');
+    expect(await summary(page).locator('[data-summary-list] li').allInnerTexts()).toEqual([expect.stringContaining('Phone number')]);
+    expect(await summary(page).locator('[data-summary-message]').innerText()).toMatch(/^One answer needs your attention/);
+    expect(await errorOf(page, 'phone').isVisible()).toBe(true);
+
+    // The last one put right: the summary goes too, and Send takes the request.
+    await phone.fill('(503) 555-0101');
+    await expect.poll(() => errorOf(page, 'phone').isVisible()).toBe(false);
+    expect(await summary(page).isVisible()).toBe(false);
+    await send(page);
+    await page.locator('[data-result]').waitFor({ state: 'visible' });
+    await context.close();
+  });
+
   it('the home page and /developers link the forms, and the navigation has them', async () => {
     const { context, page } = await visitor();
     for (const path of ['/', '/developers']) {
