@@ -51,11 +51,10 @@ export const RULES = {
     "someone else's (a tenant's, a parent's), notes says whose, and that person's details are sent only with their " +
     'agreement.',
   consent:
-    'Set communicationsConsent to true only when the customer agreed that the company may call, text and e-mail ' +
-    'them about this request: it is required on a quote request, and optional on a contact message.',
-  contactLimits:
-    'A limit the customer puts on how the office may reach them ("e-mail only, no calls") goes in allowedContact, ' +
-    'on top of the consent; the office keeps to it.',
+    'Set communicationsConsent to true only when the customer agreed that the company may contact them about this ' +
+    'request by the ways they allow (those in allowedContact, else call, text and e-mail): it is required on a quote ' +
+    'request, and optional on a contact message.',
+  contactLimits: 'The only ways the customer allows ("texts only", "no texts"): the consent covers those alone, and the office keeps to them.',
   consentTimestamp:
     'consentTimestamp is the moment the customer gave that consent: send it in UTC (Z), such as 2026-11-22T17:03:00Z ' +
     '(a date-time with an offset, such as 2026-11-22T09:03:00-08:00, is also accepted, and stored in UTC); leave it ' +
@@ -66,7 +65,9 @@ export const RULES = {
     'Send postalCode, the ZIP code of the home, whenever the customer gives it: a ZIP code outside the service area ' +
     'is taken, and the receipt says inServiceArea false and what the office will do.',
   preferredDays: 'The days the customer would like the visit go in preferredDates, and only days they named; the part of the day in ' + 'timeOfDay.',
-  preferredContact: 'preferredContact is the way the customer would rather be reached first, not the only one, and never replaces ' + 'communicationsConsent.',
+  preferredContact:
+    'preferredContact is the way the customer would rather be reached first, not the only one (one of allowedContact ' +
+    'when sent), and never replaces communicationsConsent.',
   testDeployment:
     'A test deployment (every deployment whose address does not begin with https://, and any other the company ' +
     "marks test) is for the company's own development and setting up, not a sandbox: it answers a lead as the " +

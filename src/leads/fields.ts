@@ -107,7 +107,7 @@ export const FIELDS = {
   },
   allowedContact: {
     expects: `the only ways the office may reach the customer, each once: ${quotedOr(CONTACT_WAYS)}, such as ["email"]`,
-    ask: 'Choose the ways we may reach you.',
+    ask: 'Choose at least one way we may reach you.',
   },
   timeOfDay: { expects: `the part of the day that suits the customer for the visit: ${quotedOr(TIMES_OF_DAY)}`, ask: 'Choose the time of day that suits you.' },
   helpWith: { expects: 'what the message is about, as a string such as "Rescheduling a visit"', ask: 'Choose what your message is about.' },
@@ -181,6 +181,9 @@ export function personMessage(error: FieldError, sent: { maxLength?: number; len
     }
     case 'unknown_field':
       return 'This form does not take this field; send the form from this page.';
+    case 'not_allowed':
+      if (field === 'preferredContact') return 'Choose one of the ways you ticked, or no preference.';
+      return field ? FIELDS[field].ask : 'Check this value.';
     default: {
       // A number from another country: where it is from, and what the person can do instead.
       const abroad = field === 'phone' ? phoneAbroad(error) : undefined;

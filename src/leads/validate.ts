@@ -38,8 +38,8 @@ const CONSENT_DETAIL: Record<FormType, string> = {
   quote: `communicationsConsent must be ${FIELDS.communicationsConsent.expects}`,
   support:
     'communicationsConsent, when a contact message carries it, must be the JSON value true: the company answers a ' +
-    'contact message by phone or e-mail, so send the message only if the customer wants that answer, with ' +
-    'communicationsConsent true or left out',
+    'contact message by the ways the customer allows (allowedContact, or any without it), so send the message only ' +
+    'if the customer wants that answer, with communicationsConsent true or left out',
 };
 
 function toFieldError(issue: z.core.$ZodIssue, body: Record<string, unknown>, form: FormType): FieldError[] {
@@ -132,7 +132,8 @@ function preferredDateErrors(record: Record<string, unknown>, window: DateWindow
 
 /**
  * What zod's schema of `allowedContact` leaves to this check, as for `preferredDates`: each way once
- * (a member of another type is refused on its own).
+ * (a member of another type is refused on its own); and a first way to try (`preferredContact`)
+ * that is one of the ways allowed, when both are sent.
  */
 function contactErrors(record: Record<string, unknown>): FieldError[] {
   const allowed = record.allowedContact;
@@ -141,8 +142,17 @@ function contactErrors(record: Record<string, unknown>): FieldError[] {
   const strings = allowed.filter((w) => typeof w === 'string');
   if (new Set(strings).size < strings.length)
     errors.push({ pointer: '#/allowedContact', code: 'invalid_format', detail: 'allowedContact must not list the same way twice' });
+  const first = record.preferredContact;
+  const ways = strings.filter((w) => (CONTACT_WAYS as readonly string[]).includes(w));
+  if (ways.length > 0 && (CONTACT_WAYS as readonly unknown[]).includes(first) && !ways.includes(first as string))
+    errors.push({ pointer: '#/preferredContact', code: 'not_allowed', detail: preferredNotAllowedDetail(first as string, ways) });
   return errors;
 }
+
+/** Why a first way outside the customer's limits is refused, and what to send instead. */
+export const preferredNotAllowedDetail = (first: string, allowed: readonly string[]) =>
+  `preferredContact is "${first}", which allowedContact (${allowed.map((w) => `"${w}"`).join(', ')}) does not allow: the first way to ` +
+  'try must be one the customer allows, so send one of those, or leave preferredContact out';
 
 /**
  * Validates a parsed JSON body: picks the form from `formType`, then checks every field of it; with
@@ -165,7 +175,7 @@ export function validateLead(body: unknown, window?: DateWindow): Validation {
   const schema = form === 'support' ? ContactMessage : QuoteRequest;
   const { rest, errors: tooLong } = overlongLists(record, schema);
   const result = schema.safeParse(rest);
-  const beside = [...tooLong, ...(form === 'quote' ? [...preferredDateErrors(rest, window), ...contactErrors(rest)] : [])];
+  const beside = [...tooLong, ...(form === 'quote' ? preferredDateErrors(rest, window) : []), ...contactErrors(rest)];
   if (result.success && beside.length > 0) return { ok: false, consentMissing: false, errors: beside };
   if (result.success) {
     return {

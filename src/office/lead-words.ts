@@ -28,7 +28,7 @@ export const bedroomsWords = (value: unknown): string => {
   return text === '0' ? 'Studio' : text;
 };
 
-/** The office's label of a field the web form does not ask (an agent's alone), where the form's labels have none. */
+/** The office's own label of a field, in words it keeps to, before the form's question ("How may we reach you?"). */
 export const OFFICE_LABELS: Readonly<Record<string, string>> = { allowedContact: 'Reach only by' };
 
 /** Each way of reaching a customer, as a limit names it. */

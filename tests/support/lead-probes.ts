@@ -178,10 +178,28 @@ export function withMember(body: Body, key: string, value: unknown): Body {
   return out;
 }
 
-/** Every probe body: each form's fields set to each edge value, another type or left out, and members no form has. */
+/**
+ * Members that are valid alone and may not be together, or only so: a first way to try
+ * (`preferredContact`) outside the customer's limits, inside them, and beside limits refused on
+ * their own.
+ */
+export const COMBINATIONS: Body[] = [
+  { allowedContact: ['email'], preferredContact: 'text' },
+  { allowedContact: ['call', 'email'], preferredContact: 'text' },
+  { allowedContact: ['text', 'email'], preferredContact: 'text' },
+  { allowedContact: ['email'], preferredContact: 'email' },
+  { allowedContact: ['email', 'email'], preferredContact: 'call' },
+  { allowedContact: ['e-mail'], preferredContact: 'call' },
+  { allowedContact: ['e-mail', 'text'], preferredContact: 'call' },
+  { allowedContact: [], preferredContact: 'call' },
+  { allowedContact: ['text'], preferredContact: 'phone' },
+];
+
+/** Every probe body: each form's fields set to each edge value, another type or left out, members no form has, and the combinations. */
 export function probeBodies(bases: Body[]): Body[] {
   const bodies: Body[] = [];
   for (const base of bases) {
+    for (const combination of COMBINATIONS) bodies.push({ ...base, ...combination });
     for (const field of FIELDS) {
       const strings = typeof EDGES[field][0] === 'string' ? TEXT_EDGES : [];
       for (const value of [...EDGES[field], ...strings, ...OTHER_TYPES]) bodies.push(withMember(base, field, value));

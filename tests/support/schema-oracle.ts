@@ -3,7 +3,8 @@
  * schema accepts the body, and if not, the JSON Pointers (`#/email`) of what it refuses, read
  * from ajv's errors for the form the body selects (as the server picks it; a list over its
  * `maxItems` is one problem at the list, as the contract says); and the one rule the
- * schema states only in words, because it depends on the clock (a consent timestamp ahead).
+ * schema states only in words: those of the clock (a consent timestamp ahead, a day out of the window), and the
+ * first way to try (`preferredContact`), which must be one of the customer's limits (`allowedContact`).
  */
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -60,10 +61,14 @@ export function schemaOracle(doc: Json, rules: ClockRules) {
       const pointers = selected.errors!.map(pointerOf).filter((p): p is string => p !== undefined && !overlong.some((list) => p.startsWith(`${list}/`)));
       return { valid: false, pointers: new Set(pointers) };
     },
-    /** Where the rules relative to the clock refuse `body` (the schema states them in words). */
-    clock(body: unknown, now = Date.now()): Set<string> {
+    /** Where the rules the schema states in words refuse `body`: of the clock, and the first way among the limits. */
+    inWords(body: unknown, now = Date.now()): Set<string> {
       const out = new Set<string>();
       if (!isObject(body) || ![undefined, 'quote', 'support'].includes(body.formType)) return out;
+      // A first way to try that the limits leave out (once the limits name at least one way).
+      const ways = ['call', 'text', 'email'];
+      const allowed = Array.isArray(body.allowedContact) ? body.allowedContact.filter((w: unknown) => ways.includes(w as string)) : [];
+      if (allowed.length > 0 && ways.includes(body.preferredContact) && !allowed.includes(body.preferredContact)) out.add('#/preferredContact');
       const at = body.consentTimestamp;
       if (typeof at === 'string' && timestamp(at) && Date.parse(at) > now + rules.consentSkewMs) out.add('#/consentTimestamp');
       // Preferred dates, on a quote request: from today where the company is, to so many days ahead.
