@@ -82,7 +82,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     it(`a quote request sent ${how} shows its reference, which is the stored lead with its consent evidence`, async () => {
       const { context, page, foreign, cspErrors } = await visitor({ javaScript });
       await page.goto(`${server.url}/quote`);
-      expect(await page.getByLabel(/may call me/).isChecked(), 'the consent box starts unchecked').toBe(false);
+      expect(await page.getByLabel(/^I agree that .+ may /).isChecked(), 'the consent box starts unchecked').toBe(false);
       const who = await fillQuote(page);
       await asAPerson(page);
       await page.getByRole('button', { name: 'Send my request' }).click();
@@ -249,7 +249,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       expect(await storedWith(who.email)).toEqual([]);
       // Corrected, the same form goes through.
       await phone.fill(who.phone);
-      if (!javaScript) await page.getByLabel(/may call me/).check();
+      if (!javaScript) await page.getByLabel(/^I agree that .+ may /).check();
       await page.getByRole('button', { name: 'Send my request' }).click();
       await page.locator('[data-result]').waitFor({ state: 'visible' });
       expect(await storedWith(who.email)).toHaveLength(1);
