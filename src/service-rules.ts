@@ -44,8 +44,8 @@ export const RULES = {
     'About a stored lead, the customer quotes its reference (such as Q-7K3M-4P) to the office; about an answer that ' +
     'stored nothing, quote its X-Request-Id.',
   valueTypes:
-    'Every value is a JSON string, except communicationsConsent, a boolean, and preferredDates, an array of strings: ' +
-    'a number of bedrooms is sent as "3", never 3.',
+    'Every value is a JSON string, except communicationsConsent, a boolean; preferredDates and allowedContact, arrays ' +
+    'of strings; and preferredWindow, an object of two: a number of bedrooms is sent as "3", never 3.',
   whoseDetails:
     'name, phone and email are those of the person the office answers, the customer who asked; when the home is ' +
     "someone else's (a tenant's, a parent's), notes says whose, and that person's details are sent only with their " +
@@ -133,6 +133,7 @@ export const AGENT_GUIDANCE = {
   preferredContact: RULES.preferredContact,
   allowedContact: `${RULES.contactLimits} Absent: any.`,
   timeOfDay: 'The part of the day that suits ("tomorrow morning": morning).',
+  preferredWindow: 'A span of days the customer named ("between the 16th and the 19th"), instead of or beside preferredDates.',
   helpWith: "What the message is about: one of the contact form's topics (listed with this field), or the customer's own words.",
   message: "The customer's message, in their words. In a follow-up, quote the reference of the earlier lead (such as Q-7K3M-4P), which its 201 gave.",
 } as const;

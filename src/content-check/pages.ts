@@ -73,6 +73,7 @@ export const quoteForm = z
         'bathrooms',
         'service',
         'preferredDates',
+        'preferredWindow',
         'timeOfDay',
         'frequency',
         'allowedContact',

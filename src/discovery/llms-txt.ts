@@ -118,6 +118,7 @@ export function llmsTxt(doc: Json, offer: Offer): string {
     `- \`preferredContact\`: ${guidance.preferredContact}`,
     `- \`allowedContact\`: ${guidance.allowedContact}`,
     `- \`timeOfDay\`: ${guidance.timeOfDay}`,
+    `- \`preferredWindow\`: ${guidance.preferredWindow}`,
     `- \`helpWith\`: ${guidance.helpWith} The topics: ${quoted(offer.contactTopics)}.`,
     `- \`message\`: ${guidance.message}`,
     `- Days and times: ${company.time}`,

@@ -51,6 +51,17 @@ export function dateWords(date: string): string {
   return dateFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(at).replace(',', '');
 }
 
+/** The days of a window (`preferredWindow`) in words: "Wed 16 – Sat 19 Dec", "Mon 28 Dec – Fri 1 Jan", one day alone as a day. */
+export function windowWords(from: string, to: string): string {
+  if (from === to) return dateWords(from);
+  const [first, last] = [dateWords(from), dateWords(to)];
+  const month = (words: string) => words.split(' ').at(-1);
+  return `${month(first) === month(last) && from.slice(0, 4) === to.slice(0, 4) ? first.split(' ').slice(0, 2).join(' ') : first} – ${last}`;
+}
+
+/** A window of days is at most this many days from its first to its last. */
+export const MAX_WINDOW_DAYS = 14;
+
 /** At most this many `preferredDates`... */
 export const MAX_PREFERRED_DATES = 3;
 /** ...each from today, in the company's time zone, to this many days ahead. */
@@ -99,6 +110,12 @@ export const FIELDS = {
       `up to ${MAX_PREFERRED_DATES} different dates the customer would like the visit, each written YYYY-MM-DD, from today ` +
       `(in the company's time zone) to ${PREFERRED_DATES_DAYS_AHEAD} days ahead, such as ["2026-12-05"]`,
     ask: `Choose up to ${MAX_PREFERRED_DATES} different days, from today to ${PREFERRED_DATES_DAYS_AHEAD} days ahead.`,
+  },
+  preferredWindow: {
+    expects:
+      `the first and the last day of a span the customer named, as {"from": "2026-12-16", "to": "2026-12-19"}: YYYY-MM-DD, ` +
+      `from on or before to, at most ${MAX_WINDOW_DAYS} days apart, both from today to ${PREFERRED_DATES_DAYS_AHEAD} days ahead`,
+    ask: `Choose the first and the last day, at most ${MAX_WINDOW_DAYS} days apart, from today to ${PREFERRED_DATES_DAYS_AHEAD} days ahead.`,
   },
   frequency: { expects: `how often the customer wants the cleaning: ${quotedOr(FREQUENCIES)}`, ask: 'Choose how often you would like us to come.' },
   preferredContact: {

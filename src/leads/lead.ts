@@ -34,8 +34,8 @@ export interface ConsentEvidence {
   userAgent: string | null;
 }
 
-/** A field's value as stored: text, consent, or the preferred dates. */
-export type LeadValue = string | boolean | string[];
+/** A field's value as stored: text, consent, a list (the preferred dates, the ways allowed), or a window of days. */
+export type LeadValue = string | boolean | string[] | { from: string; to: string };
 
 /** A lead as stored: the validated fields as sent, normalised contact details, and consent evidence. */
 export interface LeadRecord {
@@ -143,11 +143,8 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta, area?: Servi
   const disclosure = meta.disclosure && { disclosure: meta.disclosure };
   // The consent, with the ways it agreed to (the customer's limits, else all three).
   const consentOf = (d: { communicationsConsent?: true; allowedContact?: ContactWay[]; consentTimestamp?: string; pageUrl?: string }): ConsentEvidence => ({
-    communicationsConsent: d.communicationsConsent ?? null,
-    ...(d.communicationsConsent && { ways: agreedWays(d.allowedContact) }),
-    consentTimestamp: d.consentTimestamp ?? null,
-    pageUrl: d.pageUrl ?? null,
-    ...evidence,
+    ...{ communicationsConsent: d.communicationsConsent ?? null, ...(d.communicationsConsent && { ways: agreedWays(d.allowedContact) }) },
+    ...{ consentTimestamp: d.consentTimestamp ?? null, pageUrl: d.pageUrl ?? null, ...evidence },
   });
   if (lead.formType === 'quote') {
     const d = lead.data;
@@ -155,6 +152,7 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta, area?: Servi
     const whereAndWhen = {
       ...(d.postalCode !== undefined && { postalCode: d.postalCode }),
       ...(d.preferredDates?.length && { preferredDates: d.preferredDates }),
+      ...(d.preferredWindow !== undefined && { preferredWindow: d.preferredWindow }),
       ...(d.frequency !== undefined && { frequency: d.frequency }),
       ...(d.preferredContact !== undefined && { preferredContact: d.preferredContact }),
       ...(d.allowedContact !== undefined && { allowedContact: d.allowedContact }),
@@ -186,9 +184,12 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta, area?: Servi
     };
   }
   const d = lead.data;
+  // The limits and the days of a visit to move: another message when they differ; one without them keeps its fingerprint.
   const limits = {
     ...(d.preferredContact !== undefined && { preferredContact: d.preferredContact }),
     ...(d.allowedContact !== undefined && { allowedContact: d.allowedContact }),
+    ...(d.preferredDates?.length && { preferredDates: d.preferredDates }),
+    ...(d.preferredWindow !== undefined && { preferredWindow: d.preferredWindow }),
   };
   const fields: Record<string, LeadValue> = {
     formType: 'support',
@@ -208,8 +209,7 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta, area?: Servi
     formType: 'support',
     fields,
     ...disclosure,
-    // The consent evidence is not the message's content: the same message with or without it is a
-    // duplicate. Other limits make another message (its answer says them); one without keeps its fingerprint.
+    // The consent evidence is not the message's content: the same message with or without it is a duplicate.
     fingerprint: sha256(JSON.stringify(['support', fold(d.name), emailNormalised, phone.e164, ...content])),
     consent: consentOf(d),
   };

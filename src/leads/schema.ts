@@ -143,6 +143,12 @@ const PostalCode = z
  */
 const PreferredDates = z.array(z.iso.date(format(`preferredDates must be ${FIELDS.preferredDates.expects}`)));
 
+/** A span of days (`{ from, to }`): that `from` is not after `to`, at most 14 days apart, both in the window, `validate.ts` checks beside the schema. */
+const PreferredWindow = z.strictObject({
+  from: z.iso.date(format(`preferredWindow must be ${FIELDS.preferredWindow.expects}`)),
+  to: z.iso.date(format(`preferredWindow must be ${FIELDS.preferredWindow.expects}`)),
+});
+
 /** The way to try first: one of the customer's limits when they give some (checked beside the schema). */
 const PreferredContact = z.enum(CONTACT_WAYS, format(`preferredContact must be ${FIELDS.preferredContact.expects}`));
 /** The customer's own limits: the only ways the office may reach them (each once, checked beside the schema). */
@@ -166,6 +172,7 @@ export const QuoteRequest = z.strictObject({
   // Where and when (optional: a request without them is as valid as before).
   postalCode: PostalCode.optional(),
   preferredDates: PreferredDates.optional(),
+  preferredWindow: PreferredWindow.optional(),
   frequency: z.enum(FREQUENCIES, format(`frequency must be ${FIELDS.frequency.expects}`)).optional(),
   preferredContact: PreferredContact.optional(),
   // The customer's own limits and the time of day (optional).
@@ -191,6 +198,9 @@ export const ContactMessage = z.strictObject({
   pageUrl: PageUrl.optional(),
   preferredContact: PreferredContact.optional(),
   allowedContact: AllowedContact.optional(),
+  // A visit to move: the days that suit, as on a quote request.
+  preferredDates: PreferredDates.optional(),
+  preferredWindow: PreferredWindow.optional(),
 });
 export type ContactMessage = z.infer<typeof ContactMessage>;
 

@@ -18,6 +18,7 @@ export const FORM_FIELDS = {
     'bathrooms',
     'service',
     'preferredDates',
+    'preferredWindow',
     'timeOfDay',
     'frequency',
     'allowedContact',
@@ -28,7 +29,7 @@ export const FORM_FIELDS = {
 } as const satisfies Record<WebForm, readonly string[]>;
 
 /** Fields a person may leave empty, sent only when answered (the notes are sent empty: the API has them required). */
-const LEFT_OUT_WHEN_EMPTY = new Set(['postalCode', 'preferredDates', 'timeOfDay', 'frequency', 'preferredContact']);
+const LEFT_OUT_WHEN_EMPTY = new Set(['postalCode', 'preferredDates', 'preferredWindow', 'timeOfDay', 'frequency', 'preferredContact']);
 
 /** Fields of several boxes of one name (the days; the ways ticked), kept as one text and sent as a list. */
 const LISTS = new Set(['preferredDates', 'allowedContact']);
@@ -44,6 +45,11 @@ export const moreBox = (name: string) => `${name}More`;
 
 /** One field as typed, kept whole to be shown again. */
 export function typedValue(name: string, data: FormData): string {
+  // A window's first and last day, in their places (`from/to`), either one left empty.
+  if (name === 'preferredWindow') {
+    const [from = '', to = ''] = data.getAll(name).map((d) => text(d).trim());
+    return from || to ? `${from}/${to}` : '';
+  }
   if (LISTS.has(name))
     return data
       .getAll(name)
@@ -68,6 +74,12 @@ export const typedList = (values: Record<string, string>, name: string) => (valu
 /** The days typed, one per box. */
 export const typedDates = (values: Record<string, string>) => typedList(values, 'preferredDates');
 
+/** A window as typed (`from/to`) as the API's member: the days given (one left empty is refused as missing). */
+const typedWindow = (value: string) => {
+  const [from = '', to = ''] = value.split('/');
+  return { ...(from && { from }), ...(to && { to }) };
+};
+
 /** The hidden field beside the ways we may reach the person: the page had their boxes. */
 export const WAYS_SHOWN = 'allowedContactShown';
 
@@ -81,6 +93,6 @@ export function apiMembers(values: Record<string, string>, waysShown = true): Re
     Object.entries(values)
       .filter(([name, value]) => !(LEFT_OUT_WHEN_EMPTY.has(name) && value.trim() === ''))
       .filter(([name, value]) => !(name === 'allowedContact' && !waysShown && value === ''))
-      .map(([name, value]) => [name, LISTS.has(name) ? typedList(values, name) : value]),
+      .map(([name, value]) => [name, LISTS.has(name) ? typedList(values, name) : name === 'preferredWindow' ? typedWindow(value) : value]),
   );
 }

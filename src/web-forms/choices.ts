@@ -3,7 +3,7 @@
  * bathrooms are a few large choices for a thumb; "5+" (`MORE`) opens a box for the exact count,
  * so the form still sends a number the API accepts. Pure: the page and `enhance.ts` share it.
  */
-import { CHOICE_WORDS, dateWords, NOT_SURE } from '../leads/fields.ts';
+import { CHOICE_WORDS, dateWords, NOT_SURE, windowWords } from '../leads/fields.ts';
 
 /** Each way we may reach a person, as its box says it. */
 const WAY_WORDS = { call: 'Phone calls', text: 'Text messages', email: 'E-mail' } as const satisfies Record<'call' | 'text' | 'email', string>;
@@ -79,6 +79,10 @@ const LISTS: Record<string, ReadonlyArray<{ value: string; label: string }>> = {
 export function shownValue(field: string, value: string): string {
   if (value === '') return '';
   if (field === 'preferredDates') return value.split(' ').filter(Boolean).map(dateWords).join(', ');
+  if (field === 'preferredWindow') {
+    const [from = '', to = ''] = value.split('/');
+    return from && to ? windowWords(from, to) : value;
+  }
   if (field === 'allowedContact')
     return value
       .split(' ')

@@ -3,11 +3,13 @@
  * Chromium against the built server, with JavaScript and without: the quote form asks the ways we
  * may reach the person, all ticked at first; its consent follows the ticks (or says "the ways ticked
  * above"), and the lead keeps the sentence with the ways sent; none ticked sends nothing; the
- * contact form takes a limit, and each answer repeats it as the customer's own.
+ * contact form takes a limit, and each answer repeats it as the customer's own; the quote form takes
+ * a window of days.
  */
 import type { Page } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { windowWords } from '../../src/leads/fields.ts';
 import { filledAtLeisure } from '../support/form-token.ts';
 import { chromiumAvailable, fillQuoteForm, launchChromium, offlinePage } from '../support/browser.ts';
 import { newClient } from '../support/fixtures.ts';
@@ -39,6 +41,11 @@ describe.skipIf(!chromiumAvailable())("the customer's word on the forms, on a ph
   const box = (page: Page, group: string, way: RegExp) => ways(page, group).getByRole('checkbox', { name: way });
   const consentLabel = (page: Page) => page.locator('label[for="f-communicationsConsent"]');
   const storedWith = async (email: string) => (await exportLeads(server.databaseUrl)).filter((l) => (l.fields as { email: string }).email === email);
+  /** The day `n` days from today where the company is (Los Angeles), as a date box takes it. */
+  const inDays = (n: number) => {
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles' }).format(new Date());
+    return new Date(Date.parse(`${today}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+  };
   const send = async (page: Page, button: string) => {
     await filledAtLeisure(page, server.databaseUrl);
     await page.getByRole('button', { name: button }).click();
@@ -83,6 +90,23 @@ describe.skipIf(!chromiumAvailable())("the customer's word on the forms, on a ph
       expect(await page.locator('[data-summary-list]').innerText()).toContain('How may we reach you?: Choose at least one way we may reach you.');
       expect(await page.locator('[data-error-for="allowedContact"]').innerText()).toContain('Choose at least one way we may reach you.');
       expect(await storedWith(who.email)).toEqual([]);
+      await context.close();
+    });
+
+    it(`the quote form takes a window of days, said in words and kept as the API's member, ${how}`, async () => {
+      const { context, page } = await visitor(javaScript);
+      await page.goto(`${server.url}/quote`);
+      const who = person();
+      await fillQuoteForm(page, who);
+      const [from, to] = [inDays(16), inDays(19)];
+      const window = page.getByRole('group', { name: /^Or a window of days/ });
+      await window.getByLabel('First day').fill(from);
+      await window.getByLabel('Last day').fill(to);
+      await send(page, 'Send my request');
+      await page.locator('[data-result]').waitFor({ state: 'visible' });
+      expect(await page.locator('[data-sent-summary]').innerText()).toContain(windowWords(from, to));
+      const [lead] = await storedWith(who.email);
+      expect(lead?.fields).toMatchObject({ preferredWindow: { from, to } });
       await context.close();
     });
 

@@ -575,8 +575,10 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     await pick(2); // Bathrooms: 1, 1½, 2
     await type('D'); // Kind of cleaning: "Deep clean"
     for (let box = 0; box < 3; box++) await type(''); // the days: left empty
+    for (let box = 0; box < 2; box++) await type(''); // the window of days: left empty
     await type('I'); // Time of day: "In the morning"
     await type('E'); // How often: "Every week"
+    for (let box = 0; box < 3; box++) await pick(0); // the ways we may reach them: a box each, left ticked
     await type('A'); // How to reach first: "A phone call"
     await type('Gate code 4242');
     visited.push(await page.evaluate(() => document.activeElement?.id ?? ''));
@@ -595,8 +597,13 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       'f-preferredDates',
       'f-preferredDates-2',
       'f-preferredDates-3',
+      'f-preferredWindow',
+      'f-preferredWindow-2',
       'f-timeOfDay',
       'f-frequency',
+      'f-allowedContact',
+      'f-allowedContact-2',
+      'f-allowedContact-3',
       'f-preferredContact',
       'f-notes',
       'f-communicationsConsent',

@@ -15,7 +15,7 @@ import { getCountries, getCountryCallingCode, getExampleNumber } from 'libphonen
 import examples from 'libphonenumber-js/examples.mobile.json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/discovery/openapi.ts';
-import { PREFERRED_DATES_DAYS_AHEAD, type FieldName } from '../../src/leads/fields.ts';
+import { MAX_WINDOW_DAYS, PREFERRED_DATES_DAYS_AHEAD, type FieldName } from '../../src/leads/fields.ts';
 import { CONSENT_CLOCK_SKEW_MS } from '../../src/leads/schema.ts';
 import { validateLead } from '../../src/leads/validate.ts';
 import type { RateLimiter } from '../../src/limiter/rate-limiter.ts';
@@ -33,7 +33,12 @@ const state = { allowed: true, limit: 1_000_000, remaining: 1_000_000, resetSeco
 const unlimited: RateLimiter = { consume: async () => state, peek: async () => state };
 
 const doc = openApiDocument('http://localhost:4321', offer(), company());
-const oracle = schemaOracle(doc, { consentSkewMs: CONSENT_CLOCK_SKEW_MS, timeZone: promise().timeZone, daysAhead: PREFERRED_DATES_DAYS_AHEAD });
+const oracle = schemaOracle(doc, {
+  consentSkewMs: CONSENT_CLOCK_SKEW_MS,
+  timeZone: promise().timeZone,
+  daysAhead: PREFERRED_DATES_DAYS_AHEAD,
+  windowDays: MAX_WINDOW_DAYS,
+});
 const schema = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const BODY_LIMIT = 20_000;
 /** Both lead paths: the alias behaves the same in every respect. */

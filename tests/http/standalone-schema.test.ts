@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadSubmissionSchema, portablePattern } from '../../src/discovery/lead-schema.ts';
 import { openApiDocument } from '../../src/discovery/openapi.ts';
-import { PREFERRED_DATES_DAYS_AHEAD } from '../../src/leads/fields.ts';
+import { MAX_WINDOW_DAYS, PREFERRED_DATES_DAYS_AHEAD } from '../../src/leads/fields.ts';
 import { CONSENT_CLOCK_SKEW_MS } from '../../src/leads/schema.ts';
 import type { RateLimiter } from '../../src/limiter/rate-limiter.ts';
 import { LEAD_SCHEMA_PATH, MAX_BODY_BYTES } from '../../src/service-facts.ts';
@@ -32,7 +32,12 @@ type Body = Record<string, unknown>;
 const ORIGIN = 'http://localhost:4321';
 const doc = openApiDocument(ORIGIN, offer(), company());
 const schema = leadSubmissionSchema(doc);
-const oracle = schemaOracle(doc, { consentSkewMs: CONSENT_CLOCK_SKEW_MS, timeZone: promise().timeZone, daysAhead: PREFERRED_DATES_DAYS_AHEAD });
+const oracle = schemaOracle(doc, {
+  consentSkewMs: CONSENT_CLOCK_SKEW_MS,
+  timeZone: promise().timeZone,
+  daysAhead: PREFERRED_DATES_DAYS_AHEAD,
+  windowDays: MAX_WINDOW_DAYS,
+});
 
 /**
  * The Python with `jsonschema`: the one on the PATH (this kind of machine ships it with the module),

@@ -24,6 +24,8 @@ export interface ClockRules {
   /** Preferred dates lie from today in this time zone to so many days ahead. */
   timeZone: string;
   daysAhead: number;
+  /** The most days from a window's first to its last (a rule between members, stated in words). */
+  windowDays: number;
 }
 
 /** The oracle of `doc` (a completed OpenAPI description), with the rules of the clock it states in words. */
@@ -33,8 +35,13 @@ export function schemaOracle(doc: Json, rules: ClockRules) {
   ajv.addSchema({ ...doc, $id: 'openapi' });
   const schema = (name: string) => ajv.getSchema(`openapi#/components/schemas/${name}`)!;
   const [union, quote, support, timestamp] = [schema('LeadSubmission'), schema('QuoteRequest'), schema('ContactMessage'), schema('ConsentTimestamp')];
-  const date = ajv.compile(doc.components.schemas.QuoteRequest.properties.preferredDates.items);
-  const maxDates: number = doc.components.schemas.QuoteRequest.properties.preferredDates.maxItems;
+  const date = schema('Day');
+  const maxDates: number = doc.components.schemas.PreferredDates.maxItems;
+  /** The lists whose items must all differ, with their most items. */
+  const lists = { preferredDates: doc.components.schemas.PreferredDates, allowedContact: doc.components.schemas.AllowedContact } as Record<
+    string,
+    { maxItems: number }
+  >;
   const segment = (s: string) => encodeURIComponent(s.replaceAll('~', '~0').replaceAll('/', '~1'));
   const pointerOf = (e: ErrorObject): string | undefined => {
     // A oneOf's error sums up its branches; the branch the body selects is checked alone below.
@@ -59,6 +66,13 @@ export function schemaOracle(doc: Json, rules: ClockRules) {
       // A list longer than its `maxItems` is one problem at the list: its items are not checked (the contract's rule).
       const overlong = selected.errors!.filter((e) => e.keyword === 'maxItems').map(pointerOf);
       const pointers = selected.errors!.map(pointerOf).filter((p): p is string => p !== undefined && !overlong.some((list) => p.startsWith(`${list}/`)));
+      // ajv skips `uniqueItems` among items of another type than the one it knows the items have
+      // ([null, null]); JSON Schema (and Python's jsonschema) does not: a list of two equal items is refused.
+      for (const [name, list] of Object.entries(lists)) {
+        const items: unknown = body[name];
+        if (Array.isArray(items) && items.length <= list.maxItems && new Set(items.map((i) => JSON.stringify(i))).size < items.length)
+          pointers.push(`#/${name}`);
+      }
       return { valid: false, pointers: new Set(pointers) };
     },
     /** Where the rules the schema states in words refuse `body`: of the clock, and the first way among the limits. */
@@ -71,13 +85,21 @@ export function schemaOracle(doc: Json, rules: ClockRules) {
       if (allowed.length > 0 && ways.includes(body.preferredContact) && !allowed.includes(body.preferredContact)) out.add('#/preferredContact');
       const at = body.consentTimestamp;
       if (typeof at === 'string' && timestamp(at) && Date.parse(at) > now + rules.consentSkewMs) out.add('#/consentTimestamp');
-      // Preferred dates, on a quote request: from today where the company is, to so many days ahead.
-      if (body.formType !== 'support' && Array.isArray(body.preferredDates) && body.preferredDates.length <= maxDates) {
-        const today = new Intl.DateTimeFormat('en-CA', { timeZone: rules.timeZone }).format(now);
-        const last = new Date(Date.parse(`${today}T00:00:00Z`) + rules.daysAhead * 86_400_000).toISOString().slice(0, 10);
+      // Preferred dates and a window's days: from today where the company is, to so many days ahead.
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone: rules.timeZone }).format(now);
+      const last = new Date(Date.parse(`${today}T00:00:00Z`) + rules.daysAhead * 86_400_000).toISOString().slice(0, 10);
+      const outside = (d: unknown) => typeof d === 'string' && date(d) && (d < today || d > last);
+      if (Array.isArray(body.preferredDates) && body.preferredDates.length <= maxDates) {
         body.preferredDates.forEach((d: unknown, i: number) => {
-          if (typeof d === 'string' && date(d) && (d < today || d > last)) out.add(`#/preferredDates/${i}`);
+          if (outside(d)) out.add(`#/preferredDates/${i}`);
         });
+      }
+      // A window: each day in it; its last neither before its first nor more than so many days after it.
+      const span = body.preferredWindow;
+      if (isObject(span)) {
+        for (const key of ['from', 'to']) if (outside(span[key])) out.add(`#/preferredWindow/${key}`);
+        const apart = date(span.from) && date(span.to) ? (Date.parse(span.to) - Date.parse(span.from)) / 86_400_000 : 0;
+        if (apart < 0 || apart > rules.windowDays) out.add('#/preferredWindow/to');
       }
       return out;
     },

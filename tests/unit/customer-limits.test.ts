@@ -4,21 +4,17 @@
  * suits (`timeOfDay`), taken by the API on a quote request, kept with the lead, and shown to the
  * office in words it keeps to: on its page, in its e-mail and in its spreadsheet.
  */
-import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { toLeadRecord } from '../../src/leads/lead.ts';
 import { validateLead } from '../../src/leads/validate.ts';
-import { officeMessage } from '../../src/mail/office-message.ts';
-import { exportChunks } from '../../src/office/export.ts';
 import { contactLimitWords } from '../../src/office/lead-words.ts';
-import type { InboxLead } from '../../src/office/store.ts';
 import { contact, promise, quote, serviceArea } from '../support/fixtures.ts';
+import { officeMailText, spreadsheetRows } from '../support/office-output.ts';
 import { askedWays, consentSentence, consentWays } from '../../src/leads/contact-ways.ts';
 import { whatHappensNext } from '../../src/leads/next-step.ts';
 import { quoteForm } from '../../src/content-check/pages.ts';
 import { FORM_FIELDS } from '../../src/web-forms/answers.ts';
 
-const LA = 'America/Los_Angeles';
 const now = new Date('2026-11-22T17:03:05.123Z');
 
 function record(body: Record<string, unknown>) {
@@ -55,26 +51,11 @@ describe("the customer's limits and the time of day", () => {
 
   it('reach the office in its e-mail and its spreadsheet', async () => {
     const lead = record(quote({ name: 'Priya Raman', allowedContact: ['email'], timeOfDay: 'morning' }));
-    const settings = {
-      siteUrl: 'https://www.example-cleaning.com',
-      from: { name: 'Lead intake', address: 'leads@example.com' },
-      to: ['office@example.com'],
-      company: { name: 'Example Cleaning Co.', timeZone: LA, serviceArea: serviceArea() },
-    };
-    const { text } = officeMessage(lead, settings);
+    const text = officeMailText(lead);
     expect(text).toContain("Reach only by: E-mail only: no calls, no texts (the customer's own limit: keep to it)");
     expect(text).toContain('Time of day: In the morning');
-    const item: InboxLead = { lead, owner: undefined, notes: [], status: 'new', statusBy: undefined, statusAt: undefined };
-    const source = {
-      exportLeads: async function* () {},
-      exportInbox: async function* () {
-        yield item;
-      },
-    };
-    let csv = '';
-    for await (const chunk of exportChunks(source, 'csv', {}, LA, { leads: 0 })) csv += chunk;
-    const [row] = parse(csv.replace(/^\uFEFF/, ''), { columns: true }) as Array<Record<string, string>>;
-    const cell = (name: string) => row![name];
+    const [header, values] = await spreadsheetRows(lead);
+    const cell = (name: string) => values![header!.indexOf(name)];
     expect(cell('Time of day')).toBe('In the morning');
     expect(cell('Reach only by')).toBe('E-mail only: no calls, no texts');
   });
