@@ -177,6 +177,7 @@ function complete(source: Json, offer: Offer, company: CompanyFacts): Json {
   const words: Record<string, string> = {
     serviceArea: company.serviceArea,
     officePhone: company.phone,
+    officeEmail: company.email,
     servedPostalCodes: company.postalCodes.join(', '),
     timeZone: company.promise.timeZone,
     companyTime: companyTimeWords(company.promise),
@@ -187,7 +188,8 @@ function complete(source: Json, offer: Offer, company: CompanyFacts): Json {
     s.replace(/\{\{(\w+)\}\}/g, (_, name: string) => (Object.hasOwn(words, name) ? words[name]! : fact(name, 'spec/openapi.yaml'))),
   );
   const { components } = doc;
-  doc.info['x-company'] = { name: company.name, phone: company.phone, serviceArea: company.serviceArea, time: companyTimeWords(company.promise) };
+  const { name, phone, email, serviceArea } = company;
+  doc.info['x-company'] = { name, phone, email, serviceArea, time: companyTimeWords(company.promise) };
 
   completeLeadSchemas(components, offer);
   components.schemas.ProblemCode.enum = [...PROBLEM_CODES];

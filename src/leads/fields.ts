@@ -141,8 +141,8 @@ export type FieldName = keyof typeof FIELDS;
  */
 export const OUTSIDE_US_PHONE =
   "the company calls and texts U.S. numbers only. Send the customer's 10-digit U.S. phone number instead; a " +
-  "customer without one can call the office, whose number is on every page of the company's site, rather than " +
-  'send this request';
+  'customer without one can call or e-mail the office, whose phone number and e-mail address are on every page of ' +
+  "the company's site, rather than send this request";
 
 /**
  * Where a phone number that is not a U.S. one is from: another country of the +1 plan (`place` as a
@@ -204,7 +204,7 @@ export function personMessage(error: FieldError, sent: { maxLength?: number; len
     default: {
       // A number from another country: where it is from, and what the person can do instead.
       const abroad = field === 'phone' ? phoneAbroad(error) : undefined;
-      const instead = `${FIELDS.phone.ask.replace(/\.$/, '')}, or call us instead (our number is on this page).`;
+      const instead = `${FIELDS.phone.ask.replace(/\.$/, '')}, or call or write to us instead (our number and address are on this page).`;
       if (abroad) return `${abroadWords(abroad).person} We call and text U.S. numbers only. ${instead}`;
       return field ? FIELDS[field].ask : 'Check this value.';
     }
