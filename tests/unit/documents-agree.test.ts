@@ -123,7 +123,19 @@ describe('every published document states each rule as its source does', () => {
 
   it('each rule an agent needs is in every document an agent reads, word for word', () => {
     for (const path of ['/openapi.json', '/llms.txt', '/developers', '/api-docs'])
-      for (const rule of [RULES.retry, RULES.idempotencyKey, RULES.consentTimestamp, RULES.preferredDays, RULES.valueTypes, RULES.whatToQuote, FACTS.phoneRule])
+      for (const rule of [
+        RULES.retry,
+        RULES.idempotencyKey,
+        RULES.consentTimestamp,
+        RULES.preferredDays,
+        RULES.valueTypes,
+        RULES.whatToQuote,
+        FACTS.phoneRule,
+        // The consent with the customer's limits, and the limits themselves (issue 54).
+        RULES.consent,
+        RULES.contactLimits,
+        RULES.preferredContact,
+      ])
         expect(docs[path]!.replace(/[ \t]*\n(?=[a-z(`"])/g, ' '), `${path}: ${rule.slice(0, 40)}`).toContain(rule);
   });
 
