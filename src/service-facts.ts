@@ -3,7 +3,7 @@
  * pages all state: each is written here once, and every text that mentions it interpolates it.
  */
 import { CONSENT_CLOCK_SKEW_MS } from './leads/schema.ts';
-import { PREFERRED_DATES_DAYS_AHEAD } from './leads/fields.ts';
+import { MAX_WINDOW_DAYS, PREFERRED_DATES_DAYS_AHEAD } from './leads/fields.ts';
 import { US_PHONE_RULE } from './leads/phone.ts';
 import { DELETION_RECORD_TEXT, SPAM_KEEP_DAYS } from './leads/retention.ts';
 import { REPLAY_WINDOW_HOURS } from './leads/store.ts';
@@ -64,6 +64,7 @@ export const FACTS = {
   sunsetNoticeDays: String(SUNSET_NOTICE_DAYS),
   consentClockSkewMinutes: String(CONSENT_CLOCK_SKEW_MS / 60_000),
   preferredDatesDaysAhead: String(PREFERRED_DATES_DAYS_AHEAD),
+  maxWindowDays: String(MAX_WINDOW_DAYS),
   bodyIdleTimeoutSeconds: String(BODY_IDLE_TIMEOUT_SECONDS),
   deletionRecordMonths: DELETION_RECORD_TEXT.split(' ')[0]!,
   spamKeepDays: String(SPAM_KEEP_DAYS),

@@ -44,18 +44,17 @@ export const RULES = {
     'About a stored lead, the customer quotes its reference (such as Q-7K3M-4P) to the office; about an answer that ' +
     'stored nothing, quote its X-Request-Id.',
   valueTypes:
-    'Every value is a JSON string, except communicationsConsent, a boolean, and preferredDates, an array of strings: ' +
-    'a number of bedrooms is sent as "3", never 3.',
+    'Every value is a JSON string, except communicationsConsent, a boolean; preferredDates and allowedContact, arrays ' +
+    'of strings; and preferredWindow, an object of two: a number of bedrooms is sent as "3", never 3.',
   whoseDetails:
     'name, phone and email are those of the person the office answers, the customer who asked; when the home is ' +
     "someone else's (a tenant's, a parent's), notes says whose, and that person's details are sent only with their " +
     'agreement.',
   consent:
-    'Set communicationsConsent to true only when the customer agreed that the company may call, text and e-mail ' +
-    'them about this request: it is required on a quote request, and optional on a contact message.',
-  contactLimits:
-    'A limit the customer puts on how the office may reach them ("e-mail only, no calls") goes in allowedContact, ' +
-    'on top of the consent; the office keeps to it.',
+    'Set communicationsConsent to true only when the customer agreed that the company may contact them about this ' +
+    'request by the ways they allow (those in allowedContact, else call, text and e-mail): it is required on a quote ' +
+    'request, and optional on a contact message.',
+  contactLimits: 'The only ways the customer allows ("texts only", "no texts"): the consent covers those alone, and the office keeps to them.',
   consentTimestamp:
     'consentTimestamp is the moment the customer gave that consent: send it in UTC (Z), such as 2026-11-22T17:03:00Z ' +
     '(a date-time with an offset, such as 2026-11-22T09:03:00-08:00, is also accepted, and stored in UTC); leave it ' +
@@ -66,7 +65,9 @@ export const RULES = {
     'Send postalCode, the ZIP code of the home, whenever the customer gives it: a ZIP code outside the service area ' +
     'is taken, and the receipt says inServiceArea false and what the office will do.',
   preferredDays: 'The days the customer would like the visit go in preferredDates, and only days they named; the part of the day in ' + 'timeOfDay.',
-  preferredContact: 'preferredContact is the way the customer would rather be reached first, not the only one, and never replaces ' + 'communicationsConsent.',
+  preferredContact:
+    'preferredContact is the way the customer would rather be reached first, not the only one (one of allowedContact ' +
+    'when sent), and never replaces communicationsConsent.',
   testDeployment:
     'A test deployment (every deployment whose address does not begin with https://, and any other the company ' +
     "marks test) is for the company's own development and setting up, not a sandbox: it answers a lead as the " +
@@ -132,6 +133,7 @@ export const AGENT_GUIDANCE = {
   preferredContact: RULES.preferredContact,
   allowedContact: `${RULES.contactLimits} Absent: any.`,
   timeOfDay: 'The part of the day that suits ("tomorrow morning": morning).',
+  preferredWindow: 'A span of days the customer named ("between the 16th and the 19th"), instead of or beside preferredDates.',
   helpWith: "What the message is about: one of the contact form's topics (listed with this field), or the customer's own words.",
   message: "The customer's message, in their words. In a follow-up, quote the reference of the earlier lead (such as Q-7K3M-4P), which its 201 gave.",
 } as const;

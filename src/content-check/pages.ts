@@ -5,6 +5,7 @@
 import { z } from 'astro/zod';
 import { date, group, list, must, numberRule, text } from './rules.ts';
 import { prices, unlistedServices } from './prices.ts';
+import { WAYS_PLACEHOLDER } from '../leads/contact-ways.ts';
 
 /** A place in the main navigation; leave it out to keep a page out of it. */
 const Nav = z.strictObject(
@@ -72,22 +73,24 @@ export const quoteForm = z
         'bathrooms',
         'service',
         'preferredDates',
+        'preferredWindow',
         'timeOfDay',
         'frequency',
+        'allowedContact',
         'preferredContact',
         'notes',
       ]),
       /** The cleanings offered; the quote form's list, also published to agents. */
       services: list('cleanings', Choice, 1, 30, '[Standard clean, Deep clean]'),
       /**
-       * The consent disclosure beside the checkbox. It must name the company (`{company}`) and say
-       * that it may call, text and e-mail; the form adds the link to /privacy after it.
+       * The consent disclosure beside the checkbox. It must name the company (`{company}`) and the
+       * ways the customer ticked (`{ways}`); the form adds the link to /privacy after it.
        */
-      consent: text('a consent text', 40, 800, 'I agree that {company} may call me, text me and e-mail me about this request.')
-        .refine((s) => s.includes('{company}'), must('name the company: write {company} where its name goes', 'I agree that {company} may call me'))
+      consent: text('a consent text', 40, 800, 'I agree that {company} may {ways} about this request.')
+        .refine((s) => s.includes('{company}'), must('name the company: write {company} where its name goes', 'I agree that {company} may {ways}'))
         .refine(
-          (s) => /\bcall/i.test(s) && /\btext/i.test(s) && /e-?mail/i.test(s),
-          must('say that the company may call, text and e-mail', '{company} may call me, text me and e-mail me'),
+          (s) => s.includes(WAYS_PLACEHOLDER),
+          must('name the ways the customer ticked: write {ways} where they go ("call me, text me and e-mail me")', 'I agree that {company} may {ways}'),
         )
         .refine(
           (s) => /not a condition/i.test(s),
@@ -105,7 +108,7 @@ export const quoteForm = z
 export const contactForm = z.strictObject(
   {
     ...formWords,
-    fields: fields(['name', 'phone', 'email', 'helpWith', 'message']),
+    fields: fields(['name', 'phone', 'email', 'helpWith', 'message', 'allowedContact', 'preferredContact']),
     /** The subjects a message can be about; the contact form's list. */
     topics: list('topics', Choice, 1, 30, '[A question about a visit, Something else]'),
   },

@@ -8,6 +8,8 @@ export interface CompanyFacts {
   name: string;
   /** The office's phone, as people write it: "(503) 555-0100". */
   phone: string;
+  /** The office's e-mail address. */
+  email: string;
   /** The cities the company cleans in, in a sentence: "Portland, Oregon and Vancouver, Washington". */
   serviceArea: string;
   /** The ZIP codes it serves, in the editors' order. */
@@ -21,6 +23,7 @@ export function documentedCompany(company: Company): CompanyFacts {
   return {
     name: company.name,
     phone: formatUsPhone(company.tel.replace(/^tel:/, '')),
+    email: company.email,
     serviceArea: company.area,
     postalCodes: servedPostalCodes(company.serviceArea),
     promise: company.promise,

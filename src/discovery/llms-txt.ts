@@ -53,7 +53,7 @@ function priceLines(guide: PriceGuide | undefined, statusPath: string): string[]
  */
 export function llmsTxt(doc: Json, offer: Offer): string {
   const l = serviceLinks(doc.servers[0].url);
-  const company = doc.info['x-company'] as { name: string; phone: string; serviceArea: string; time: string };
+  const company = doc.info['x-company'] as { name: string; phone: string; email: string; serviceArea: string; time: string };
   const guidance = agentGuidance(offer);
   const quoted = (items: readonly string[]) => items.map((i) => `"${i}"`).join(', ');
   const lines = [
@@ -103,7 +103,8 @@ export function llmsTxt(doc: Json, offer: Offer): string {
     '',
     `- Which form: ${guidance.formType}`,
     `- \`name\`, \`phone\`, \`email\`: ${guidance.name}`,
-    `- \`phone\`: ${FACTS.phoneRule} A customer without a U.S. number can call the office at ${company.phone} instead of sending a lead.`,
+    `- \`phone\`: ${FACTS.phoneRule} A customer without a U.S. number can call the office at ${company.phone} or write to ` +
+      `${company.email} instead of sending a lead.`,
     `- \`communicationsConsent\`: ${guidance.communicationsConsent}`,
     `- \`consentTimestamp\`: ${guidance.consentTimestamp}`,
     `- \`bedrooms\`: ${guidance.bedrooms}`,
@@ -118,6 +119,7 @@ export function llmsTxt(doc: Json, offer: Offer): string {
     `- \`preferredContact\`: ${guidance.preferredContact}`,
     `- \`allowedContact\`: ${guidance.allowedContact}`,
     `- \`timeOfDay\`: ${guidance.timeOfDay}`,
+    `- \`preferredWindow\`: ${guidance.preferredWindow}`,
     `- \`helpWith\`: ${guidance.helpWith} The topics: ${quoted(offer.contactTopics)}.`,
     `- \`message\`: ${guidance.message}`,
     `- Days and times: ${company.time}`,

@@ -33,17 +33,7 @@ import { IDEMPOTENCY_KEY_PATTERN, MAX_KEY_HEADER_LENGTH } from '../http/idempote
 import { whatHappensNext } from '../leads/next-step.ts';
 import { configuredMarker } from '../site/configured-values.ts';
 import { companyTimeWords, type CompanyFacts } from './company-facts.ts';
-import {
-  agentGuidance,
-  EXAMPLE_IDEMPOTENCY_KEYS,
-  fact,
-  LEAD_SCHEMA_PATH,
-  NOT_OFFERED,
-  RATE_LIMIT,
-  RATE_LIMIT_POLICY,
-  USAGE_RULES,
-  type Offer,
-} from '../service-facts.ts';
+import { agentGuidance, EXAMPLE_IDEMPOTENCY_KEYS, fact, LEAD_SCHEMA_PATH, RATE_LIMIT, RATE_LIMIT_POLICY, USAGE_RULES, type Offer } from '../service-facts.ts';
 
 export type { CompanyFacts } from './company-facts.ts';
 
@@ -98,7 +88,8 @@ function problemExample(code: ProblemCode, quoteExample: Json, nextStep: string)
 }
 
 /** The keywords a field's constraints are made of: generated, never taken from the YAML. */
-const CONSTRAINTS = ['type', 'minLength', 'maxLength', 'pattern', 'const', 'enum', 'items', 'minItems', 'maxItems', 'uniqueItems'] as const;
+const OF_OBJECTS = ['properties', 'required', 'additionalProperties'] as const;
+const CONSTRAINTS = ['type', 'minLength', 'maxLength', 'pattern', 'const', 'enum', 'items', 'minItems', 'maxItems', 'uniqueItems', ...OF_OBJECTS] as const;
 
 /**
  * Gives both forms' fields the validation's own constraints, the agents' guidance and the offer's
@@ -150,6 +141,12 @@ function completeLeadSchemas(components: Json, offer: Offer): void {
         target.description = `${target.description ?? ''} ${guidance[field]}`.trim();
     }
   }
+  // One day's rule, said once: each preferred date and each end of a window refer to it.
+  const { PreferredDates: dates, PreferredWindow: span } = components.schemas;
+  const day = () => ({ $ref: '#/components/schemas/Day' });
+  components.schemas.Day = dates.items;
+  Object.assign(dates, { items: day() });
+  Object.assign(span.properties, { from: day(), to: day() });
   // Free text, with what the forms offer enumerated beside it: the tools list the values, the server takes either.
   for (const [target, values, title] of [
     [components.schemas.QuoteRequest.properties.service, offer.services, 'Offered'],
@@ -180,18 +177,19 @@ function complete(source: Json, offer: Offer, company: CompanyFacts): Json {
   const words: Record<string, string> = {
     serviceArea: company.serviceArea,
     officePhone: company.phone,
+    officeEmail: company.email,
     servedPostalCodes: company.postalCodes.join(', '),
     timeZone: company.promise.timeZone,
     companyTime: companyTimeWords(company.promise),
     usageRules: USAGE_RULES.map((rule, i) => `${i + 1}. ${rule}`).join('\n'),
-    notOffered: NOT_OFFERED.join(', '),
     leadSchemaUrl: `${SOURCE_ORIGIN}${LEAD_SCHEMA_PATH}`,
   };
   const doc = mapStrings(source, (s) =>
     s.replace(/\{\{(\w+)\}\}/g, (_, name: string) => (Object.hasOwn(words, name) ? words[name]! : fact(name, 'spec/openapi.yaml'))),
   );
   const { components } = doc;
-  doc.info['x-company'] = { name: company.name, phone: company.phone, serviceArea: company.serviceArea, time: companyTimeWords(company.promise) };
+  const { name, phone, email, serviceArea } = company;
+  doc.info['x-company'] = { name, phone, email, serviceArea, time: companyTimeWords(company.promise) };
 
   completeLeadSchemas(components, offer);
   components.schemas.ProblemCode.enum = [...PROBLEM_CODES];

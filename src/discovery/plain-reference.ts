@@ -100,9 +100,13 @@ function operation(doc: Json, path: string, method: string, op: Json): string {
   out.push('<h3>Responses</h3><dl>');
   for (const [status, listed] of Object.entries(op.responses as Record<string, Json>)) {
     const response = listed.$ref ? doc.components.responses[refName(listed.$ref)] : listed;
-    const codes = Object.values((Object.values(response.content ?? {})[0] as Json | undefined)?.examples ?? {})
-      .map((e: any) => (e.$ref ? doc.components.examples[refName(e.$ref)] : e).value?.code)
-      .filter(Boolean);
+    // The codes of this answer's own status (an answer's examples may be shared by several statuses).
+    const isProblem = Object.keys(response.content ?? {}).some((type) => type.endsWith('problem+json'));
+    const codes = isProblem
+      ? problemsOf(doc)
+          .filter((p) => String(p.status) === status)
+          .map((p) => p.code)
+      : [];
     const listedCodes = codes.length ? `<p>Problem codes: ${codes.map((c: string) => `<code>${escape(c)}</code>`).join(', ')}</p>` : '';
     out.push(`<dt>${escape(status)}</dt><dd>${prose(response.description)}${listedCodes}</dd>`);
   }
@@ -110,17 +114,19 @@ function operation(doc: Json, path: string, method: string, op: Json): string {
   return out.join('\n');
 }
 
+/** Every problem code's example in `doc`, by status, then code. */
+function problemsOf(doc: Json): Json[] {
+  return [...((doc.components.schemas.Problem.examples ?? []) as Json[]), ...Object.values(doc.components.examples as Record<string, Json>).map((e) => e.value)]
+    .filter((v) => v?.code && v?.title)
+    .sort((a, b) => a.status - b.status || a.code.localeCompare(b.code));
+}
+
 /** The plain reference of `doc`, the body of `/api-docs` before Redoc replaces it. */
 export function plainReference(doc: Json): string {
   const operations = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
     ['get', 'post', 'put', 'patch', 'delete', 'options'].filter((m) => item[m]).map((m) => operation(doc, path, m, item[m])),
   );
-  const problems = [
-    ...((doc.components.schemas.Problem.examples ?? []) as Json[]),
-    ...Object.values(doc.components.examples as Record<string, Json>).map((e) => e.value),
-  ]
-    .filter((v) => v?.code && v?.title)
-    .sort((a, b) => a.status - b.status || a.code.localeCompare(b.code));
+  const problems = problemsOf(doc);
   return [
     '<main class="plain-reference">',
     `<h1>${escape(doc.info.title)} ${escape(doc.info.version)}: API reference</h1>`,

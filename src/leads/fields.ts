@@ -51,6 +51,17 @@ export function dateWords(date: string): string {
   return dateFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(at).replace(',', '');
 }
 
+/** The days of a window (`preferredWindow`) in words: "Wed 16 – Sat 19 Dec", "Mon 28 Dec – Fri 1 Jan", one day alone as a day. */
+export function windowWords(from: string, to: string): string {
+  if (from === to) return dateWords(from);
+  const [first, last] = [dateWords(from), dateWords(to)];
+  const month = (words: string) => words.split(' ').at(-1);
+  return `${month(first) === month(last) && from.slice(0, 4) === to.slice(0, 4) ? first.split(' ').slice(0, 2).join(' ') : first} – ${last}`;
+}
+
+/** A window of days is at most this many days from its first to its last. */
+export const MAX_WINDOW_DAYS = 14;
+
 /** At most this many `preferredDates`... */
 export const MAX_PREFERRED_DATES = 3;
 /** ...each from today, in the company's time zone, to this many days ahead. */
@@ -100,6 +111,12 @@ export const FIELDS = {
       `(in the company's time zone) to ${PREFERRED_DATES_DAYS_AHEAD} days ahead, such as ["2026-12-05"]`,
     ask: `Choose up to ${MAX_PREFERRED_DATES} different days, from today to ${PREFERRED_DATES_DAYS_AHEAD} days ahead.`,
   },
+  preferredWindow: {
+    expects:
+      `the first and the last day of a span the customer named, as {"from": "2026-12-16", "to": "2026-12-19"}: YYYY-MM-DD, ` +
+      `from on or before to, at most ${MAX_WINDOW_DAYS} days apart, both from today to ${PREFERRED_DATES_DAYS_AHEAD} days ahead`,
+    ask: `Choose the first and the last day, at most ${MAX_WINDOW_DAYS} days apart, from today to ${PREFERRED_DATES_DAYS_AHEAD} days ahead.`,
+  },
   frequency: { expects: `how often the customer wants the cleaning: ${quotedOr(FREQUENCIES)}`, ask: 'Choose how often you would like us to come.' },
   preferredContact: {
     expects: `how the customer would rather be reached first: ${quotedOr(CONTACT_WAYS)} (a preference, not consent)`,
@@ -107,7 +124,7 @@ export const FIELDS = {
   },
   allowedContact: {
     expects: `the only ways the office may reach the customer, each once: ${quotedOr(CONTACT_WAYS)}, such as ["email"]`,
-    ask: 'Choose the ways we may reach you.',
+    ask: 'Choose at least one way we may reach you.',
   },
   timeOfDay: { expects: `the part of the day that suits the customer for the visit: ${quotedOr(TIMES_OF_DAY)}`, ask: 'Choose the time of day that suits you.' },
   helpWith: { expects: 'what the message is about, as a string such as "Rescheduling a visit"', ask: 'Choose what your message is about.' },
@@ -124,8 +141,8 @@ export type FieldName = keyof typeof FIELDS;
  */
 export const OUTSIDE_US_PHONE =
   "the company calls and texts U.S. numbers only. Send the customer's 10-digit U.S. phone number instead; a " +
-  "customer without one can call the office, whose number is on every page of the company's site, rather than " +
-  'send this request';
+  'customer without one can call or e-mail the office, whose phone number and e-mail address are on every page of ' +
+  "the company's site, rather than send this request";
 
 /**
  * Where a phone number that is not a U.S. one is from: another country of the +1 plan (`place` as a
@@ -181,10 +198,13 @@ export function personMessage(error: FieldError, sent: { maxLength?: number; len
     }
     case 'unknown_field':
       return 'This form does not take this field; send the form from this page.';
+    case 'not_allowed':
+      if (field === 'preferredContact') return 'Choose one of the ways you ticked, or no preference.';
+      return field ? FIELDS[field].ask : 'Check this value.';
     default: {
       // A number from another country: where it is from, and what the person can do instead.
       const abroad = field === 'phone' ? phoneAbroad(error) : undefined;
-      const instead = `${FIELDS.phone.ask.replace(/\.$/, '')}, or call us instead (our number is on this page).`;
+      const instead = `${FIELDS.phone.ask.replace(/\.$/, '')}, or call or write to us instead (our number and address are on this page).`;
       if (abroad) return `${abroadWords(abroad).person} We call and text U.S. numbers only. ${instead}`;
       return field ? FIELDS[field].ask : 'Check this value.';
     }

@@ -35,16 +35,22 @@ export interface LeadOffer {
   reference?: string;
 }
 
+/** The ways the customer allowed, when they gave limits. */
+type Asked = { allowedContact?: string[] };
+
 /** What became of an offered lead. */
 export type IntakeOutcome =
   | { kind: 'invalid'; errors: FieldError[]; consentMissing: boolean }
   | { kind: 'held' }
-  /** `answerBy`: the stored lead's answer-by instant, which its `whatHappensNext` names. */
-  | { kind: 'created'; receipt: Receipt; answerBy?: string }
-  | { kind: 'replayed'; receipt: Receipt; answerBy?: string }
+  /**
+   * `answerBy`: the stored lead's answer-by instant, which its `whatHappensNext` names, with the
+   * customer's limits (`allowedContact`, the same on a replay and a duplicate, whose body they are part of).
+   */
+  | ({ kind: 'created'; receipt: Receipt; answerBy?: string } & Asked)
+  | ({ kind: 'replayed'; receipt: Receipt; answerBy?: string } & Asked)
   | { kind: 'key_reused' }
   /** `inServiceArea` as the first lead's, which had the same ZIP code. */
-  | { kind: 'duplicate'; leadId: string; reference: string; receivedAt: string; inServiceArea?: boolean; answerBy?: string }
+  | ({ kind: 'duplicate'; leadId: string; reference: string; receivedAt: string; inServiceArea?: boolean; answerBy?: string } & Asked)
   /** The store could not take it; `maybeStored` when the commit's outcome is unknown. */
   | { kind: 'unavailable'; maybeStored: boolean; cause: StoreUnavailableError };
 
@@ -61,7 +67,11 @@ export async function takeLead(store: Pick<LeadIntake, 'submit'>, offer: LeadOff
   };
   try {
     const outcome = await store.submit(record, idempotency && { key: idempotency.key, requestHash: requestHash(idempotency.boundTo) });
-    return outcome.kind === 'duplicate' && record.inServiceArea !== undefined ? { ...outcome, inServiceArea: record.inServiceArea } : outcome;
+    const allowed = record.fields.allowedContact;
+    const asked = Array.isArray(allowed) && outcome.kind !== 'key_reused' ? { allowedContact: allowed } : {};
+    return outcome.kind === 'duplicate' && record.inServiceArea !== undefined
+      ? { ...outcome, ...asked, inServiceArea: record.inServiceArea }
+      : { ...outcome, ...asked };
   } catch (err) {
     if (err instanceof StoreUnavailableError) return { kind: 'unavailable', maybeStored: err instanceof CommitOutcomeUnknownError, cause: err };
     throw err;

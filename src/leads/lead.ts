@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { ValidLead } from './validate.ts';
 import type { FormType } from './schema.ts';
 import { newReference } from './reference.ts';
+import { agreedWays, type ContactWay } from './contact-ways.ts';
 import { inServiceArea, type ServiceArea } from './service-area.ts';
 
 /** How a lead reached the company: the public API, or the company's own web form on this site. */
@@ -23,6 +24,8 @@ export interface ConsentEvidence {
   disclosureVersion: string | null;
   /** `true` for a quote request (the only accepted value); on a contact message, `true` when sent and `null` when left out. */
   communicationsConsent: boolean | null;
+  /** The ways agreed to: `allowedContact`'s, else all three. Absent without a consent, and on a lead kept before (all three). */
+  ways?: ContactWay[];
   consentTimestamp: string | null;
   pageUrl: string | null;
   /** When the server received the submission (UTC). */
@@ -31,8 +34,8 @@ export interface ConsentEvidence {
   userAgent: string | null;
 }
 
-/** A field's value as stored: text, consent, or the preferred dates. */
-export type LeadValue = string | boolean | string[];
+/** A field's value as stored: text, consent, a list (the preferred dates, the ways allowed), or a window of days. */
+export type LeadValue = string | boolean | string[] | { from: string; to: string };
 
 /** A lead as stored: the validated fields as sent, normalised contact details, and consent evidence. */
 export interface LeadRecord {
@@ -138,12 +141,18 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta, area?: Servi
     userAgent: cleanUserAgent(meta.userAgent),
   };
   const disclosure = meta.disclosure && { disclosure: meta.disclosure };
+  // The consent, with the ways it agreed to (the customer's limits, else all three).
+  const consentOf = (d: { communicationsConsent?: true; allowedContact?: ContactWay[]; consentTimestamp?: string; pageUrl?: string }): ConsentEvidence => ({
+    ...{ communicationsConsent: d.communicationsConsent ?? null, ...(d.communicationsConsent && { ways: agreedWays(d.allowedContact) }) },
+    ...{ consentTimestamp: d.consentTimestamp ?? null, pageUrl: d.pageUrl ?? null, ...evidence },
+  });
   if (lead.formType === 'quote') {
     const d = lead.data;
     // Where and when, each only when sent (an empty list of dates is no preference).
     const whereAndWhen = {
       ...(d.postalCode !== undefined && { postalCode: d.postalCode }),
       ...(d.preferredDates?.length && { preferredDates: d.preferredDates }),
+      ...(d.preferredWindow !== undefined && { preferredWindow: d.preferredWindow }),
       ...(d.frequency !== undefined && { frequency: d.frequency }),
       ...(d.preferredContact !== undefined && { preferredContact: d.preferredContact }),
       ...(d.allowedContact !== undefined && { allowedContact: d.allowedContact }),
@@ -171,11 +180,18 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta, area?: Servi
       ...disclosure,
       fingerprint: sha256(JSON.stringify(['quote', fold(d.name), emailNormalised, phone.e164, ...content])),
       ...(d.postalCode !== undefined && area && { inServiceArea: inServiceArea(area, d.postalCode) }),
-      consent: { communicationsConsent: true, consentTimestamp: d.consentTimestamp ?? null, pageUrl: d.pageUrl ?? null, ...evidence },
+      consent: consentOf(d),
     };
   }
   const d = lead.data;
-  const fields: Record<string, string | boolean> = {
+  // The limits and the days of a visit to move: another message when they differ; one without them keeps its fingerprint.
+  const limits = {
+    ...(d.preferredContact !== undefined && { preferredContact: d.preferredContact }),
+    ...(d.allowedContact !== undefined && { allowedContact: d.allowedContact }),
+    ...(d.preferredDates?.length && { preferredDates: d.preferredDates }),
+    ...(d.preferredWindow !== undefined && { preferredWindow: d.preferredWindow }),
+  };
+  const fields: Record<string, LeadValue> = {
     formType: 'support',
     name: d.name,
     email: d.email,
@@ -185,15 +201,17 @@ export function toLeadRecord(lead: ValidLead, meta: SubmissionMeta, area?: Servi
     ...(d.communicationsConsent !== undefined && { communicationsConsent: d.communicationsConsent }),
     ...(d.consentTimestamp !== undefined && { consentTimestamp: d.consentTimestamp }),
     ...(d.pageUrl !== undefined && { pageUrl: d.pageUrl }),
+    ...limits,
   };
+  const content = [fold(d.helpWith), fold(d.message), ...(Object.keys(limits).length ? [limits] : [])];
   return {
     ...base,
     formType: 'support',
     fields,
     ...disclosure,
     // The consent evidence is not the message's content: the same message with or without it is a duplicate.
-    fingerprint: sha256(JSON.stringify(['support', fold(d.name), emailNormalised, phone.e164, fold(d.helpWith), fold(d.message)])),
-    consent: { communicationsConsent: d.communicationsConsent ?? null, consentTimestamp: d.consentTimestamp ?? null, pageUrl: d.pageUrl ?? null, ...evidence },
+    fingerprint: sha256(JSON.stringify(['support', fold(d.name), emailNormalised, phone.e164, ...content])),
+    consent: consentOf(d),
   };
 }
 

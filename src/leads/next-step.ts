@@ -7,6 +7,7 @@
  */
 
 import { DAY_MS, dateFormat, perMinute } from '../lib/time.ts';
+import { askedWays } from './contact-ways.ts';
 
 /** The days of the week as the content names them, Sunday first (as `Date#getUTCDay` counts). */
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
@@ -138,17 +139,31 @@ const withinWords = (n: number) => `${n === 1 ? 'one' : String(n)} working day${
 /** The promise alone, for a page that knows no time of request: "Example Cleaning Co. answers every request within one working day". */
 export const promiseWords = (promise: CallBackPromise) => `${promise.companyName} answers every request within ${withinWords(promise.workingDays)}`;
 
-/** The answer-by instant a stored lead was promised, as `whatHappensNext` takes it (none on a lead stored before it was kept). */
-export const keptPromise = (lead: { answerBy?: string }) => (lead.answerBy ? { answerBy: new Date(lead.answerBy) } : {});
+/**
+ * What a stored lead was promised, as `whatHappensNext` takes it: its answer-by instant (none on a
+ * lead stored before it was kept), and the ways the customer allowed (`allowedContact`), if limited.
+ */
+export const keptPromise = (lead: { answerBy?: string; allowedContact?: readonly string[] }) => ({
+  ...(lead.answerBy && { answerBy: new Date(lead.answerBy) }),
+  ...(lead.allowedContact && { ways: lead.allowedContact }),
+});
+
+/** What the sentence says beside the time: the home outside the area served, the customer's own limits, the instant stored. */
+export interface NextStepOptions {
+  outsideArea?: boolean;
+  answerBy?: Date;
+  /** The ways the customer allowed: when only some, the sentence repeats them as their own limits ("by text or e-mail, as you asked"). */
+  ways?: readonly string[];
+}
 
 /**
  * The sentence for a request received at `receivedAt`, promised an answer by `options.answerBy` (the
  * instant stored with the lead; worked out from the promise when not given); `outsideArea` adds that
- * the home is outside the area served.
+ * the home is outside the area served, `ways` the customer's own limits.
  */
-export function whatHappensNext(receivedAt: Date, promise: CallBackPromise, options: { outsideArea?: boolean; answerBy?: Date } = {}): string {
-  // The same for every lead of the same minute, answer-by and area: worked out once (a lead's path asks it of each).
-  const key = `${Math.floor(receivedAt.getTime() / 60_000)} ${options.answerBy?.getTime() ?? ''} ${options.outsideArea === true}`;
+export function whatHappensNext(receivedAt: Date, promise: CallBackPromise, options: NextStepOptions = {}): string {
+  // The same for every lead of the same minute, answer-by, area and limits: worked out once (a lead's path asks it of each).
+  const key = `${Math.floor(receivedAt.getTime() / 60_000)} ${options.answerBy?.getTime() ?? ''} ${options.outsideArea === true} ${askedWays(options.ways)}`;
   const kept = sentences.get(promise);
   if (kept?.key === key) return kept.sentence;
   const sentence = workOutWhatHappensNext(receivedAt, promise, options);
@@ -157,7 +172,7 @@ export function whatHappensNext(receivedAt: Date, promise: CallBackPromise, opti
 }
 const sentences = new WeakMap<CallBackPromise, { key: string; sentence: string }>();
 
-function workOutWhatHappensNext(receivedAt: Date, promise: CallBackPromise, options: { outsideArea?: boolean; answerBy?: Date }): string {
+function workOutWhatHappensNext(receivedAt: Date, promise: CallBackPromise, options: NextStepOptions): string {
   const now = local(receivedAt, promise.timeZone);
   const today = new Date(Date.UTC(now.y, now.m - 1, now.d));
   const by = byWords(options.answerBy ?? answerBy(receivedAt, promise), promise);
@@ -176,7 +191,8 @@ function workOutWhatHappensNext(receivedAt: Date, promise: CallBackPromise, opti
     opening = next ? `its phone is next answered ${next.date === today ? 'today' : `on ${dayWords(next.date)}`}, from ${next.hours.words.opens}` : '';
   }
   const area = options.outsideArea ? '; the home is outside the area it usually serves, so the office will say whether it can come' : '';
-  return `${promiseWords(promise)}: expect to hear from the office ${by} at the latest${opening ? ` (${opening})` : ''}${area}.`;
+  const asked = askedWays(options.ways);
+  return `${promiseWords(promise)}: expect to hear from the office ${asked ? `${asked}, ` : ''}${by} at the latest${opening ? ` (${opening})` : ''}${area}.`;
 }
 
 /**

@@ -143,6 +143,19 @@ const PostalCode = z
  */
 const PreferredDates = z.array(z.iso.date(format(`preferredDates must be ${FIELDS.preferredDates.expects}`)));
 
+/** A span of days (`{ from, to }`): that `from` is not after `to`, at most 14 days apart, both in the window, `validate.ts` checks beside the schema. */
+const PreferredWindow = z.strictObject({
+  from: z.iso.date(format(`preferredWindow must be ${FIELDS.preferredWindow.expects}`)),
+  to: z.iso.date(format(`preferredWindow must be ${FIELDS.preferredWindow.expects}`)),
+});
+
+/** The way to try first: one of the customer's limits when they give some (checked beside the schema). */
+const PreferredContact = z.enum(CONTACT_WAYS, format(`preferredContact must be ${FIELDS.preferredContact.expects}`));
+/** The customer's own limits: the only ways the office may reach them (each once, checked beside the schema). */
+const AllowedContact = z
+  .array(z.enum(CONTACT_WAYS, format(`allowedContact must be ${FIELDS.allowedContact.expects}`)))
+  .min(1, format(`allowedContact must be ${FIELDS.allowedContact.expects}`));
+
 /** A quote request: the default form (`formType` absent or `"quote"`). */
 export const QuoteRequest = z.strictObject({
   formType: z.literal('quote').optional(),
@@ -159,13 +172,11 @@ export const QuoteRequest = z.strictObject({
   // Where and when (optional: a request without them is as valid as before).
   postalCode: PostalCode.optional(),
   preferredDates: PreferredDates.optional(),
+  preferredWindow: PreferredWindow.optional(),
   frequency: z.enum(FREQUENCIES, format(`frequency must be ${FIELDS.frequency.expects}`)).optional(),
-  preferredContact: z.enum(CONTACT_WAYS, format(`preferredContact must be ${FIELDS.preferredContact.expects}`)).optional(),
-  // The customer's own limits and the time of day (optional; each once, checked beside the schema with preferredContact).
-  allowedContact: z
-    .array(z.enum(CONTACT_WAYS, format(`allowedContact must be ${FIELDS.allowedContact.expects}`)))
-    .min(1, format(`allowedContact must be ${FIELDS.allowedContact.expects}`))
-    .optional(),
+  preferredContact: PreferredContact.optional(),
+  // The customer's own limits and the time of day (optional).
+  allowedContact: AllowedContact.optional(),
   timeOfDay: z.enum(TIMES_OF_DAY, format(`timeOfDay must be ${FIELDS.timeOfDay.expects}`)).optional(),
 });
 export type QuoteRequest = z.infer<typeof QuoteRequest>;
@@ -173,7 +184,7 @@ export type QuoteRequest = z.infer<typeof QuoteRequest>;
 /**
  * A contact (support) message: selected by `formType: "support"`. Agents naturally send the
  * consent evidence with it too: optional here, checked as on a quote request (consent, if sent,
- * must be `true`), and kept as evidence.
+ * must be `true`), and kept as evidence. The customer's limits are taken as on a quote request.
  */
 export const ContactMessage = z.strictObject({
   formType: z.literal('support'),
@@ -185,6 +196,11 @@ export const ContactMessage = z.strictObject({
   communicationsConsent: z.literal(true).optional(),
   consentTimestamp: ConsentTimestamp.optional(),
   pageUrl: PageUrl.optional(),
+  preferredContact: PreferredContact.optional(),
+  allowedContact: AllowedContact.optional(),
+  // A visit to move: the days that suit, as on a quote request.
+  preferredDates: PreferredDates.optional(),
+  preferredWindow: PreferredWindow.optional(),
 });
 export type ContactMessage = z.infer<typeof ContactMessage>;
 

@@ -3,7 +3,7 @@
  * the contract's codes and a JSON Pointer into the body.
  */
 import { z } from 'zod';
-import { CONTACT_WAYS, fieldOf, FIELDS, MAX_PREFERRED_DATES, PREFERRED_DATES_DAYS_AHEAD, type FieldError } from './fields.ts';
+import { CONTACT_WAYS, fieldOf, FIELDS, MAX_PREFERRED_DATES, MAX_WINDOW_DAYS, PREFERRED_DATES_DAYS_AHEAD, type FieldError } from './fields.ts';
 import { ContactMessage, QuoteRequest, type FormType } from './schema.ts';
 import { dateFormat, perMinute } from '../lib/time.ts';
 
@@ -38,8 +38,8 @@ const CONSENT_DETAIL: Record<FormType, string> = {
   quote: `communicationsConsent must be ${FIELDS.communicationsConsent.expects}`,
   support:
     'communicationsConsent, when a contact message carries it, must be the JSON value true: the company answers a ' +
-    'contact message by phone or e-mail, so send the message only if the customer wants that answer, with ' +
-    'communicationsConsent true or left out',
+    'contact message by the ways the customer allows (allowedContact, or any without it), so send the message only ' +
+    'if the customer wants that answer, with communicationsConsent true or left out',
 };
 
 function toFieldError(issue: z.core.$ZodIssue, body: Record<string, unknown>, form: FormType): FieldError[] {
@@ -51,14 +51,16 @@ function toFieldError(issue: z.core.$ZodIssue, body: Record<string, unknown>, fo
   if (field === 'communicationsConsent') {
     return [{ pointer, code: 'consent_required', detail: CONSENT_DETAIL[form] }];
   }
-  const absent = issue.path.length === 1 && !Object.hasOwn(body, field);
+  // A member missing from its object (the body, or a window of days) is required, not of another type.
+  const parent = issue.path.slice(0, -1).reduce<unknown>((o, key) => (o && typeof o === 'object' ? (o as Record<PropertyKey, unknown>)[key] : undefined), body);
+  const absent = issue.path.length > 0 && typeof parent === 'object' && parent !== null && !Object.hasOwn(parent, issue.path.at(-1)!);
   const known = fieldOf({ pointer });
   // What the field expects, with an example: a missing field is told it too.
   const expects = known ? FIELDS[known].expects : `a ${issue.code === 'invalid_type' ? issue.expected : 'value'}`;
   switch (issue.code) {
     case 'invalid_type':
       return absent
-        ? [{ pointer, code: 'required', detail: `${field} is required: ${expects}` }]
+        ? [{ pointer, code: 'required', detail: `${issue.path.join('/')} is required: ${expects}` }]
         : [{ pointer, code: 'invalid_type', detail: `${field} must be ${expects}` }];
     case 'too_small':
       return [{ pointer, code: 'required', detail: `${field} is required and must not be empty: ${expects}` }];
@@ -114,13 +116,10 @@ function preferredDateErrors(record: Record<string, unknown>, window: DateWindow
   const dates = record.preferredDates;
   if (!Array.isArray(dates)) return [];
   const errors: FieldError[] = [];
-  // Among the dates: a member of another type is refused on its own.
-  const strings = dates.filter((d) => typeof d === 'string');
-  if (new Set(strings).size < strings.length)
-    errors.push({ pointer: '#/preferredDates', code: 'invalid_format', detail: 'preferredDates must not list the same date twice' });
+  if (!distinct(dates)) errors.push({ pointer: '#/preferredDates', code: 'invalid_format', detail: 'preferredDates must not list the same date twice' });
   if (window)
     dates.forEach((d, i) => {
-      if (typeof d === 'string' && z.iso.date().safeParse(d).success && (d < window.from || d > window.to))
+      if (isDay(d) && (d < window.from || d > window.to))
         errors.push({
           pointer: `#/preferredDates/${i}`,
           code: 'invalid_format',
@@ -130,19 +129,62 @@ function preferredDateErrors(record: Record<string, unknown>, window: DateWindow
   return errors;
 }
 
+/** Whether no item of a list is listed twice, whatever its type (as JSON Schema's `uniqueItems`; an item of another type is refused on its own too). */
+const distinct = (items: unknown[]) => new Set(items.map((item) => JSON.stringify(item))).size === items.length;
+
+const isDay = (d: unknown): d is string => typeof d === 'string' && z.iso.date().safeParse(d).success;
+
+/**
+ * What zod's schema of `preferredWindow` leaves to this check: each day in the window (a rule of the
+ * clock), and `to` neither before `from` nor more than `MAX_WINDOW_DAYS` after it (one problem at `to`).
+ */
+function windowErrors(record: Record<string, unknown>, window: DateWindow | undefined): FieldError[] {
+  const span = record.preferredWindow;
+  if (typeof span !== 'object' || span === null || Array.isArray(span)) return [];
+  const { from, to } = span as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  for (const [key, day] of [
+    ['from', from],
+    ['to', to],
+  ] as const)
+    if (window && isDay(day) && (day < window.from || day > window.to))
+      errors.push({
+        pointer: `#/preferredWindow/${key}`,
+        code: 'invalid_format',
+        detail: `preferredWindow/${key} must be a date from today, ${window.from}, to ${window.to} (${PREFERRED_DATES_DAYS_AHEAD} days ahead)`,
+      });
+  const days = isDay(from) && isDay(to) ? (Date.parse(to) - Date.parse(from)) / 86_400_000 : 0;
+  if (days < 0 || days > MAX_WINDOW_DAYS)
+    errors.push({
+      pointer: '#/preferredWindow/to',
+      code: 'invalid_format',
+      detail: `preferredWindow/to must be on or after preferredWindow/from, and at most ${MAX_WINDOW_DAYS} days after it`,
+    });
+  return errors;
+}
+
 /**
  * What zod's schema of `allowedContact` leaves to this check, as for `preferredDates`: each way once
- * (a member of another type is refused on its own).
+ * (a member of another type is refused on its own); and a first way to try (`preferredContact`)
+ * that is one of the ways allowed, when both are sent.
  */
 function contactErrors(record: Record<string, unknown>): FieldError[] {
   const allowed = record.allowedContact;
   if (!Array.isArray(allowed)) return [];
   const errors: FieldError[] = [];
+  if (!distinct(allowed)) errors.push({ pointer: '#/allowedContact', code: 'invalid_format', detail: 'allowedContact must not list the same way twice' });
   const strings = allowed.filter((w) => typeof w === 'string');
-  if (new Set(strings).size < strings.length)
-    errors.push({ pointer: '#/allowedContact', code: 'invalid_format', detail: 'allowedContact must not list the same way twice' });
+  const first = record.preferredContact;
+  const ways = strings.filter((w) => (CONTACT_WAYS as readonly string[]).includes(w));
+  if (ways.length > 0 && (CONTACT_WAYS as readonly unknown[]).includes(first) && !ways.includes(first as string))
+    errors.push({ pointer: '#/preferredContact', code: 'not_allowed', detail: preferredNotAllowedDetail(first as string, ways) });
   return errors;
 }
+
+/** Why a first way outside the customer's limits is refused, and what to send instead. */
+export const preferredNotAllowedDetail = (first: string, allowed: readonly string[]) =>
+  `preferredContact is "${first}", which allowedContact (${allowed.map((w) => `"${w}"`).join(', ')}) does not allow: the first way to ` +
+  'try must be one the customer allows, so send one of those, or leave preferredContact out';
 
 /**
  * Validates a parsed JSON body: picks the form from `formType`, then checks every field of it; with
@@ -165,7 +207,7 @@ export function validateLead(body: unknown, window?: DateWindow): Validation {
   const schema = form === 'support' ? ContactMessage : QuoteRequest;
   const { rest, errors: tooLong } = overlongLists(record, schema);
   const result = schema.safeParse(rest);
-  const beside = [...tooLong, ...(form === 'quote' ? [...preferredDateErrors(rest, window), ...contactErrors(rest)] : [])];
+  const beside = [...tooLong, ...preferredDateErrors(rest, window), ...windowErrors(rest, window), ...contactErrors(rest)];
   if (result.success && beside.length > 0) return { ok: false, consentMissing: false, errors: beside };
   if (result.success) {
     return {

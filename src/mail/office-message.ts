@@ -11,7 +11,7 @@ import { encodeWord } from 'nodemailer/lib/mime-funcs';
 import type { LeadRecord } from '../leads/lead.ts';
 import { formatUsPhone } from '../leads/phone.ts';
 import type { ServiceArea } from '../leads/service-area.ts';
-import { bedroomsWords, choiceWords, contactLimitWords, daysWords, OFFICE_LABELS, textList, zipWords } from '../office/lead-words.ts';
+import { bedroomsWords, choiceWords, contactLimitWords, daysWords, OFFICE_LABELS, spanWords, textList, zipWords } from '../office/lead-words.ts';
 import { zoneAbbreviation } from '../office/local-time.ts';
 import { dateFormat } from '../lib/time.ts';
 
@@ -46,6 +46,7 @@ const LABELS: Record<string, string> = {
   bathrooms: 'Bathrooms',
   service: 'Service',
   preferredDates: 'Preferred days',
+  preferredWindow: 'Window of days',
   timeOfDay: 'Time of day',
   frequency: 'How often',
   preferredContact: 'Reach first by',
@@ -127,6 +128,8 @@ export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): O
     } else if (field === 'preferredDates') {
       const days = textList(lead.fields.preferredDates);
       if (days.length > 0) rows.push(`${label}: ${oneLine(daysWords(days), 200)}`);
+    } else if (field === 'preferredWindow') {
+      rows.push(`${label}: ${oneLine(spanWords(lead.fields.preferredWindow), 200)}`);
     } else if (field === 'bedrooms') {
       rows.push(`${label}: ${oneLine(bedroomsWords(value(field)), 200)}`);
     } else if (field === 'allowedContact') {

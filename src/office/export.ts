@@ -12,7 +12,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { LeadRecord } from '../leads/lead.ts';
 import type { LeadRecords } from '../leads/store.ts';
 import { formatUsPhone } from '../leads/phone.ts';
-import { bedroomsWords, choiceWords, contactLimitWords, textList } from './lead-words.ts';
+import { bedroomsWords, choiceWords, contactLimitWords, textList, spanWords } from './lead-words.ts';
 import { spreadsheetTime } from './local-time.ts';
 import { STATUS_WORDS } from './audit-words.ts';
 import { formWords } from './deletion.ts';
@@ -81,6 +81,8 @@ const columns = (timeZone: string): ReadonlyArray<[string, (item: InboxLead) => 
   ['Help with', ({ lead }) => lead.fields.helpWith],
   ['Customer’s notes', ({ lead }) => lead.fields.notes],
   ['Message', ({ lead }) => lead.fields.message],
+  // Columns added later come last: a spreadsheet made from an earlier export keeps its columns.
+  ['Window of days', ({ lead }) => spanWords(lead.fields.preferredWindow)],
 ];
 
 /**

@@ -4,7 +4,7 @@
  * ("Sat 5 Dec"), how often, and how they would rather be reached first. A value the words do not
  * know (stored by hand, or caught as spam and never checked) is shown as it is, never dropped.
  */
-import { CHOICE_WORDS, CONTACT_WAYS, dateWords } from '../leads/fields.ts';
+import { CHOICE_WORDS, CONTACT_WAYS, dateWords, windowWords } from '../leads/fields.ts';
 import { townOf, type ServiceArea } from '../leads/service-area.ts';
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -22,13 +22,20 @@ export const dayWords = (date: string): string => (ISO_DAY.test(date) ? dateWord
 /** The chosen days in words: "Sat 5 Dec, Mon 7 Dec". */
 export const daysWords = (dates: readonly string[]): string => dates.map(dayWords).join(', ');
 
+/** A window of days in words ("Wed 16 – Sat 19 Dec"); anything else stored there as it is, or empty without one. */
+export function spanWords(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return textList(value).join(' ');
+  const { from, to } = value as Record<string, unknown>;
+  return typeof from === 'string' && typeof to === 'string' && ISO_DAY.test(from) && ISO_DAY.test(to) ? windowWords(from, to) : JSON.stringify(value);
+}
+
 /** The number of bedrooms in words: "Studio" for none; any other value as it is ("3", "not sure"). */
 export const bedroomsWords = (value: unknown): string => {
   const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
   return text === '0' ? 'Studio' : text;
 };
 
-/** The office's label of a field the web form does not ask (an agent's alone), where the form's labels have none. */
+/** The office's own label of a field, in words it keeps to, before the form's question ("How may we reach you?"). */
 export const OFFICE_LABELS: Readonly<Record<string, string>> = { allowedContact: 'Reach only by' };
 
 /** Each way of reaching a customer, as a limit names it. */

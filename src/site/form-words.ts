@@ -5,6 +5,7 @@
  */
 import { getEntry, type CollectionEntry } from 'astro:content';
 import { disclosureOf, type Disclosure } from '../leads/lead.ts';
+import { consentSentence } from '../leads/contact-ways.ts';
 import type { Offer } from '../service-facts.ts';
 import { priceGuide, type PriceGuide } from '../prices.ts';
 import { company as companyFacts, type Company } from './company.ts';
@@ -30,13 +31,20 @@ export interface FormWords {
   company: string;
   /** The company's facts: the phone every "call us" names. */
   facts: Company;
-  /** The quote form's consent text beside the checkbox, with the company's name in it. */
+  /** The quote form's consent text as the editors wrote it, with the company's name in it and `{ways}` for the ways ticked. */
+  consentTemplate?: string;
+  /** The consent text beside the checkbox on a page that cannot follow the ticks: "…may contact me in the ways ticked above…". */
   consentText?: string;
   /** The quote form's starting prices, by cleaning and size of home; undefined when the editors give none. */
   prices?: PriceGuide;
-  /** What the person sees beside the checkbox (the consent text, then the privacy link), and its version. */
+  /** What the person sees beside the checkbox (the consent text, then the privacy link), and its version: the page's wording. */
   disclosure?: Disclosure;
+  /** The disclosure a lead keeps: the consent with the ways it was sent with (`allowedContact`; all three without), then the privacy link. */
+  disclosureFor?: (ways: readonly unknown[] | undefined) => Disclosure;
 }
+
+/** What the person reads beside the consent box: the consent, then the privacy link. */
+const disclosureText = (consent: string) => disclosureOf(`${consent} ${PRIVACY_LINK.text}: ${PRIVACY_LINK.href}`);
 
 /** The words of one form. */
 export async function formWords(form: WebForm): Promise<FormWords> {
@@ -58,7 +66,12 @@ export async function formWords(form: WebForm): Promise<FormWords> {
     prices: 'services' in data ? priceGuide(data.services, data.prices) : undefined,
     company,
     facts,
-    ...(consent !== undefined && { consentText: consent, disclosure: disclosureOf(`${consent} ${PRIVACY_LINK.text}: ${PRIVACY_LINK.href}`) }),
+    ...(consent !== undefined && {
+      consentTemplate: consent,
+      consentText: consentSentence(consent, 'ticked'),
+      disclosure: disclosureText(consentSentence(consent, 'ticked')),
+      disclosureFor: (ways: readonly unknown[] | undefined) => disclosureText(consentSentence(consent, ways)),
+    }),
   };
 }
 

@@ -7,6 +7,7 @@
 import type { CallBackPromise, ClosedDay } from '../leads/next-step.ts';
 import { dateFormat } from '../lib/time.ts';
 import { toE164UsPhone } from '../leads/phone.ts';
+import { consentSentence } from '../leads/contact-ways.ts';
 import type { ServiceArea } from '../leads/service-area.ts';
 import { priceGuide, type HomeSize, type PriceRange } from '../prices.ts';
 import type { Offer } from '../service-facts.ts';
@@ -87,13 +88,18 @@ export function companyOf(data: CompanyData): Company {
   };
 }
 
-/** The quote form's consent text, with the company's name in it. */
+/** The quote form's consent text, with the company's name in it; its ways (`{ways}`) still to be said. */
 export const consentTextOf = (form: QuoteFormData, companyName: string) => form.consent.replaceAll('{company}', companyName);
 
 /** What the forms offer, for the documents agents read. */
 export function offerOf(quote: QuoteFormData, contact: ContactFormData, companyName: string): Offer {
   const prices = priceGuide(quote.services, quote.prices);
-  return { services: quote.services, contactTopics: contact.topics, consentText: consentTextOf(quote, companyName), ...(prices && { prices }) };
+  return {
+    services: quote.services,
+    contactTopics: contact.topics,
+    consentText: consentSentence(consentTextOf(quote, companyName), undefined),
+    ...(prices && { prices }),
+  };
 }
 
 /** The closed days still to come, in a sentence under the hours: "Closed on Friday, December 25 (Christmas Day)."; empty without one. */

@@ -3,7 +3,10 @@
  * bathrooms are a few large choices for a thumb; "5+" (`MORE`) opens a box for the exact count,
  * so the form still sends a number the API accepts. Pure: the page and `enhance.ts` share it.
  */
-import { CHOICE_WORDS, dateWords, NOT_SURE } from '../leads/fields.ts';
+import { CHOICE_WORDS, dateWords, NOT_SURE, windowWords } from '../leads/fields.ts';
+
+/** Each way we may reach a person, as its box says it. */
+const WAY_WORDS = { call: 'Phone calls', text: 'Text messages', email: 'E-mail' } as const satisfies Record<'call' | 'text' | 'email', string>;
 
 /** What a person who does not know picks: sent as the API's one spelling of it. */
 const NOT_SURE_CHOICE = { value: NOT_SURE, label: 'Not sure' };
@@ -63,6 +66,8 @@ const wordsOf = (words: Record<string, string>) => Object.entries(words).map(([v
 export const FREQUENCY_CHOICES = wordsOf(CHOICE_WORDS.frequency);
 export const CONTACT_CHOICES = wordsOf(CHOICE_WORDS.preferredContact);
 export const TIME_CHOICES = wordsOf(CHOICE_WORDS.timeOfDay);
+/** The ways we may reach a person, one box each (`allowedContact`). */
+export const WAY_CHOICES = wordsOf(WAY_WORDS);
 
 const LISTS: Record<string, ReadonlyArray<{ value: string; label: string }>> = {
   frequency: FREQUENCY_CHOICES,
@@ -74,6 +79,16 @@ const LISTS: Record<string, ReadonlyArray<{ value: string; label: string }>> = {
 export function shownValue(field: string, value: string): string {
   if (value === '') return '';
   if (field === 'preferredDates') return value.split(' ').filter(Boolean).map(dateWords).join(', ');
+  if (field === 'preferredWindow') {
+    const [from = '', to = ''] = value.split('/');
+    return from && to ? windowWords(from, to) : value;
+  }
+  if (field === 'allowedContact')
+    return value
+      .split(' ')
+      .filter(Boolean)
+      .map((w) => WAY_CHOICES.find((c) => c.value === w)?.label ?? w)
+      .join(', ');
   if (COUNT_LISTS[field]) return COUNT_LISTS[field].words(value);
   return LISTS[field]?.find((c) => c.value === value)?.label ?? value;
 }

@@ -13,6 +13,7 @@ import { shownValue } from './choices.ts';
 import { summaryLine } from './summary.ts';
 import { typedValue } from './answers.ts';
 import { clearErrorsOnceRight } from './field-errors.ts';
+import { consentSentence } from '../leads/contact-ways.ts';
 import './price-guide.ts';
 
 type ActionName = 'submitQuote' | 'submitContact';
@@ -40,7 +41,8 @@ function showErrors(form: HTMLFormElement, errors: Array<{ field: string; messag
     element.hidden = false;
     element.closest('.field')?.classList.add('has-error');
     // A group of choices is in error as a whole: every one of its buttons says so.
-    const controls = control instanceof HTMLInputElement && control.type === 'radio' ? form.querySelectorAll<HTMLElement>(`[name="${field}"]`) : [control];
+    const group = control instanceof HTMLInputElement && (control.type === 'radio' || control.type === 'checkbox');
+    const controls = group ? form.querySelectorAll<HTMLElement>(`[name="${field}"]`) : [control];
     for (const each of controls) {
       each.setAttribute('aria-invalid', 'true');
       each.setAttribute('aria-describedby', [each.dataset.describedby, element.id].filter(Boolean).join(' '));
@@ -110,6 +112,17 @@ function watchArea(input: HTMLInputElement, note: HTMLElement): void {
   update();
 }
 
+/**
+ * The consent beside its box says the ways ticked above it ("…may text me and e-mail me…"), as the
+ * lead will keep it; the page without JavaScript says "the ways ticked above".
+ */
+function followTicks(form: HTMLFormElement): void {
+  const label = form.querySelector<HTMLElement>('label[data-consent-template]');
+  if (!label) return;
+  const ticked = () => [...form.querySelectorAll<HTMLInputElement>('input[name="allowedContact"]:checked')].map((box) => box.value);
+  label.textContent = consentSentence(label.dataset.consentTemplate!, ticked());
+}
+
 /** Shows a submission's answer, as the server's page would. */
 function show(form: HTMLFormElement, result: FormResult): void {
   const summary = document.querySelector<HTMLElement>('[data-summary]')!;
@@ -135,7 +148,9 @@ function show(form: HTMLFormElement, result: FormResult): void {
     const box = form.querySelector<HTMLInputElement>('input[name="communicationsConsent"]');
     if (box) {
       box.checked = false;
-      if (result.consentText !== undefined) form.querySelector(`label[for="${box.id}"]`)!.textContent = result.consentText;
+      const label = form.querySelector<HTMLElement>(`label[for="${box.id}"]`)!;
+      if (result.consentText !== undefined) label.dataset.consentTemplate = result.consentText;
+      followTicks(form);
     }
   }
   summary.hidden = false;
@@ -171,6 +186,10 @@ export function enhanceForms(): void {
     const zip = form.querySelector<HTMLInputElement>('input[data-area]');
     const note = form.querySelector<HTMLElement>('[data-area-note]');
     if (zip && note) watchArea(zip, note);
+    form.addEventListener('change', (event) => {
+      if (event.target instanceof HTMLInputElement && event.target.name === 'allowedContact') followTicks(form);
+    });
+    followTicks(form);
     const name = form.dataset.webForm as ActionName;
     const button = form.querySelector<HTMLButtonElement>('[data-submit]')!;
     let sending = false;

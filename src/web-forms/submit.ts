@@ -15,7 +15,7 @@ import { takeLead, UNAVAILABLE_RETRY_AFTER_SECONDS, type IntakeOutcome } from '.
 import { answerBy, keptPromise, whatHappensNext } from '../leads/next-step.ts';
 import type { RateLimitState } from '../limiter/rate-limiter.ts';
 import { issueFormToken, readFormToken } from './token.ts';
-import { apiMembers, FORM_FIELDS, typedValues } from './answers.ts';
+import { apiMembers, FORM_FIELDS, typedValues, WAYS_SHOWN } from './answers.ts';
 import { countProblem } from './choices.ts';
 import { WEB_FORMS, type WebForm } from '../site/forms.ts';
 import type { FormWords } from '../site/form-words.ts';
@@ -54,7 +54,7 @@ export type FormOutcome =
   | { kind: 'rate_limited'; retryAfterSeconds: number }
   | { kind: 'unavailable'; retryAfterSeconds: number; maybeStored: boolean }
   | { kind: 'already_sent' }
-  | { kind: 'page_changed'; consentText?: string }
+  | { kind: 'page_changed'; consentText?: string } // the new wording, its `{ways}` to be said as ticked
   | { kind: 'failed' };
 
 /**
@@ -144,7 +144,7 @@ export async function submitWebForm(
   });
 
   // What happens next, as agents are told it: the promise stored with the lead (or given with a caught submission).
-  const next = (lead: { receivedAt: string; inServiceArea?: boolean; answerBy?: string }) => ({
+  const next = (lead: { receivedAt: string; inServiceArea?: boolean; answerBy?: string; allowedContact?: string[] }) => ({
     nextStep: whatHappensNext(new Date(lead.receivedAt), services.promise, { outsideArea: lead.inServiceArea === false, ...keptPromise(lead) }),
   });
 
@@ -155,14 +155,18 @@ export async function submitWebForm(
   if (!limit.allowed) return result({ kind: 'rate_limited', retryAfterSeconds: limit.resetSeconds });
 
   const pageUrl = new URL(WEB_FORMS[form].path, services.config.siteUrl).href;
+  const members = apiMembers(values, text(data, WAYS_SHOWN) !== '');
   const body: Record<string, unknown> =
     form === 'quote'
-      ? { ...apiMembers(values), communicationsConsent: consent, ...(consent && { consentTimestamp: now.toISOString() }), pageUrl }
-      : { formType: 'support', ...apiMembers(values) };
+      ? { ...members, communicationsConsent: consent, ...(consent && { consentTimestamp: now.toISOString() }), pageUrl }
+      : { formType: 'support', ...members };
+  // The consent the lead keeps: the sentence with the ways the person ticked, as the page showed it with JavaScript.
+  const asked = members.allowedContact as string[] | undefined;
+  const disclosure = words.disclosureFor?.(asked);
   const meta = {
     receivedVia: WEB_FORMS[form].path,
     channel: 'web-form' as const,
-    ...(words.disclosure && { disclosure: words.disclosure }),
+    ...(disclosure && { disclosure }),
     clientAddress: request.clientAddress,
     userAgent: ctx.userAgent,
     now,
@@ -174,14 +178,14 @@ export async function submitWebForm(
     caught++;
     const reference = newReference(form);
     // The consent's wording is evidence only for a sender who had this form's page (a valid token).
-    const { now: at, disclosure, ...how } = meta;
+    const { now: at, disclosure: kept, ...how } = meta;
     // The promise the sender is given, kept with the submission: a release later keeps it.
     const promised = answerBy(at, services.promise).toISOString();
-    const sawWording = disclosure !== undefined && token?.form === form && token.disclosureVersion === disclosure.version;
+    const sawWording = kept !== undefined && token?.form === form && token.disclosureVersion === words.disclosure?.version;
     const person = { emailNormalised: values.email!.trim().toLowerCase(), phoneE164: toE164UsPhone(values.phone!.trim()) ?? '' };
     try {
-      const kept = { ...how, ...(sawWording && { disclosure }), answerBy: promised };
-      await services.spamFolder.keepSpam({ id: randomUUID(), reference, formType: form, receivedAt: at, reason, body: bounded(body), meta: kept }, person);
+      const spamMeta = { ...how, ...(sawWording && { disclosure: kept }), answerBy: promised };
+      await services.spamFolder.keepSpam({ id: randomUUID(), reference, formType: form, receivedAt: at, reason, body: bounded(body), meta: spamMeta }, person);
       services.logger.info(
         { form, trap: reason, caughtSinceStart: caught },
         'web form submission caught by a spam trap; answered as received, kept as suspected spam',
@@ -189,14 +193,14 @@ export async function submitWebForm(
     } catch (err) {
       services.logger.error({ reqId: request.id, form, trap: reason, err }, 'web form submission caught by a spam trap could not be kept as suspected spam');
     }
-    return result({ kind: 'received', reference, ...next({ receivedAt: now.toISOString(), answerBy: promised }) });
+    return result({ kind: 'received', reference, ...next({ receivedAt: now.toISOString(), answerBy: promised, allowedContact: asked }) });
   };
   if (text(data, HONEYPOT_FIELD) !== '') return caughtBy('hidden field filled in');
   if (!token || token.form !== form) return caughtBy('no valid form token');
   // The wording changed since the page was drawn: the answer carries the new wording, and the box
   // is unticked, so that a consent is only ever recorded for the words on the person's screen.
   if (words.disclosure && token.disclosureVersion !== words.disclosure.version)
-    return { ...result({ kind: 'page_changed', consentText: words.consentText }), consent: false };
+    return { ...result({ kind: 'page_changed', consentText: words.consentTemplate }), consent: false };
   // Checked once the answers are valid, so that a person who sends an empty form at once reads what is missing.
   const tooFast = now.getTime() - token.renderedAt < MIN_FILL_MS;
   let outcome: IntakeOutcome;
@@ -232,7 +236,7 @@ export async function submitWebForm(
     case 'created':
     case 'replayed': {
       const { reference, inServiceArea } = outcome.receipt;
-      return result({ kind: 'received', reference, inServiceArea, ...next({ ...outcome.receipt, answerBy: outcome.answerBy }) });
+      return result({ kind: 'received', reference, inServiceArea, ...next({ ...outcome.receipt, ...outcome }) });
     }
     case 'duplicate':
       return result({ kind: 'duplicate', reference: outcome.reference, inServiceArea: outcome.inServiceArea, ...next(outcome) });

@@ -82,7 +82,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     it(`a quote request sent ${how} shows its reference, which is the stored lead with its consent evidence`, async () => {
       const { context, page, foreign, cspErrors } = await visitor({ javaScript });
       await page.goto(`${server.url}/quote`);
-      expect(await page.getByLabel(/may call me/).isChecked(), 'the consent box starts unchecked').toBe(false);
+      expect(await page.getByLabel(/^I agree that .+ may /).isChecked(), 'the consent box starts unchecked').toBe(false);
       const who = await fillQuote(page);
       await asAPerson(page);
       await page.getByRole('button', { name: 'Send my request' }).click();
@@ -249,7 +249,7 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       expect(await storedWith(who.email)).toEqual([]);
       // Corrected, the same form goes through.
       await phone.fill(who.phone);
-      if (!javaScript) await page.getByLabel(/may call me/).check();
+      if (!javaScript) await page.getByLabel(/^I agree that .+ may /).check();
       await page.getByRole('button', { name: 'Send my request' }).click();
       await page.locator('[data-result]').waitFor({ state: 'visible' });
       expect(await storedWith(who.email)).toHaveLength(1);
@@ -575,8 +575,10 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
     await pick(2); // Bathrooms: 1, 1½, 2
     await type('D'); // Kind of cleaning: "Deep clean"
     for (let box = 0; box < 3; box++) await type(''); // the days: left empty
+    for (let box = 0; box < 2; box++) await type(''); // the window of days: left empty
     await type('I'); // Time of day: "In the morning"
     await type('E'); // How often: "Every week"
+    for (let box = 0; box < 3; box++) await pick(0); // the ways we may reach them: a box each, left ticked
     await type('A'); // How to reach first: "A phone call"
     await type('Gate code 4242');
     visited.push(await page.evaluate(() => document.activeElement?.id ?? ''));
@@ -595,8 +597,13 @@ describe.skipIf(!chromiumAvailable())('the web forms in Chromium', () => {
       'f-preferredDates',
       'f-preferredDates-2',
       'f-preferredDates-3',
+      'f-preferredWindow',
+      'f-preferredWindow-2',
       'f-timeOfDay',
       'f-frequency',
+      'f-allowedContact',
+      'f-allowedContact-2',
+      'f-allowedContact-3',
       'f-preferredContact',
       'f-notes',
       'f-communicationsConsent',

@@ -174,9 +174,9 @@ describe('the order of checks, first failure wins', () => {
     // A list within its length still has its items checked.
     const within = await submit(quote({ allowedContact: ['call', 0] }));
     expect(within.json.errors).toEqual([expect.objectContaining({ pointer: '#/allowedContact/1', code: 'invalid_format' })]);
-    // A contact message has no lists: a long one is a member it does not have, said once.
+    // A contact message's lists (a visit to move, the customer's limits) are held to the same lengths.
     const support = await submit(contact({ preferredDates: Array(9000).fill(0) }));
-    expect(support.json.errors).toEqual([expect.objectContaining({ pointer: '#/preferredDates', code: 'unknown_field' })]);
+    expect(support.json.errors).toEqual([expect.objectContaining({ pointer: '#/preferredDates', code: 'too_long' })]);
 
     // 1,500 members the form does not have (13 KB), and consent missing: the consent first, 50 listed, the rest counted.
     const extra = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`x${i}`, 0]));

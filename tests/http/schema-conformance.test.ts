@@ -5,8 +5,8 @@
  * each is sent in process, to both lead paths (`/api/v1/leads` and its alias `/api/leads`), with
  * the rate limit out of the way. Every body the schema accepts (ajv, JSON Schema 2020-12) must be
  * stored (201, or 409 for a repeat); every body it refuses must get a 422 whose `errors` point
- * exactly where the validator points. The one exception is the rule the schema states in words
- * because it depends on the clock (a consent timestamp ahead of it). The phone's pattern holds the
+ * exactly where the validator points. The exceptions are the rules the schema states in words: those
+ * of the clock (a consent timestamp ahead of it), and a first way to try outside the customer's limits. The phone's pattern holds the
  * whole +1 plan as the server does: a number of the United States or its territories is taken, one
  * of the plan's other countries (Canada, the Caribbean) refused.
  */
@@ -15,7 +15,7 @@ import { getCountries, getCountryCallingCode, getExampleNumber } from 'libphonen
 import examples from 'libphonenumber-js/examples.mobile.json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/discovery/openapi.ts';
-import { PREFERRED_DATES_DAYS_AHEAD, type FieldName } from '../../src/leads/fields.ts';
+import { MAX_WINDOW_DAYS, PREFERRED_DATES_DAYS_AHEAD, type FieldName } from '../../src/leads/fields.ts';
 import { CONSENT_CLOCK_SKEW_MS } from '../../src/leads/schema.ts';
 import { validateLead } from '../../src/leads/validate.ts';
 import type { RateLimiter } from '../../src/limiter/rate-limiter.ts';
@@ -24,7 +24,7 @@ import { company, contact, offer, promise, quote } from '../support/fixtures.ts'
 import { postJson } from '../support/in-process.ts';
 import { schemaArbitrary } from '../support/schema-arbitrary.ts';
 import { schemaOracle } from '../support/schema-oracle.ts';
-import { EDGES, FIELDS, OTHER_TYPES, STRANGERS, TEXT_EDGES, withMember } from '../support/lead-probes.ts';
+import { COMBINATIONS, EDGES, FIELDS, OTHER_TYPES, STRANGERS, TEXT_EDGES, withMember } from '../support/lead-probes.ts';
 
 type Body = Record<string, unknown>;
 
@@ -33,7 +33,12 @@ const state = { allowed: true, limit: 1_000_000, remaining: 1_000_000, resetSeco
 const unlimited: RateLimiter = { consume: async () => state, peek: async () => state, refused: () => undefined };
 
 const doc = openApiDocument('http://localhost:4321', offer(), company());
-const oracle = schemaOracle(doc, { consentSkewMs: CONSENT_CLOCK_SKEW_MS, timeZone: promise().timeZone, daysAhead: PREFERRED_DATES_DAYS_AHEAD });
+const oracle = schemaOracle(doc, {
+  consentSkewMs: CONSENT_CLOCK_SKEW_MS,
+  timeZone: promise().timeZone,
+  daysAhead: PREFERRED_DATES_DAYS_AHEAD,
+  windowDays: MAX_WINDOW_DAYS,
+});
 const schema = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const BODY_LIMIT = 20_000;
 /** Both lead paths: the alias behaves the same in every respect. */
@@ -51,16 +56,16 @@ async function holdsToSchema(body: Body, path: LeadPath = PATHS[0]): Promise<'st
   const json = JSON.stringify(body);
   if (Buffer.byteLength(json) > BODY_LIMIT) return 'too large';
   const verdict = oracle.judge(body);
-  const clock = oracle.clock(body);
+  const words = oracle.inWords(body);
   const reply = await postJson(app, path, json);
   const what = `${path} ${json.slice(0, 400)} -> ${reply.status} ${reply.text.slice(0, 600)}`;
-  if (verdict.valid && clock.size === 0) {
+  if (verdict.valid && words.size === 0) {
     expect([201, 409], `the schema accepts it, so it is stored: ${what}`).toContain(reply.status);
     return 'stored';
   }
-  expect(reply.status, `the schema refuses it (${[...verdict.pointers, ...clock].join(' ')}): ${what}`).toBe(422);
+  expect(reply.status, `the schema refuses it (${[...verdict.pointers, ...words].join(' ')}): ${what}`).toBe(422);
   const pointed = new Set<string>(reply.json.errors.map((e: { pointer: string }) => e.pointer));
-  expect([...pointed].sort(), what).toEqual([...new Set([...verdict.pointers, ...clock])].sort());
+  expect([...pointed].sort(), what).toEqual([...new Set([...verdict.pointers, ...words])].sort());
   return 'refused';
 }
 
@@ -79,6 +84,7 @@ describe('the published lead schema and the server agree', () => {
           await holdsToSchema(without, path);
         }
         for (const key of STRANGERS) await holdsToSchema(withMember(base, key, 'x'), path);
+        for (const combination of COMBINATIONS) await holdsToSchema({ ...base, ...combination }, path);
       }
     expect(sent).toBeGreaterThan(1000);
   });

@@ -34,6 +34,9 @@ describe('suspected spam, in process', () => {
   const filledIn = (answers: Record<string, unknown>, extra: Record<string, string> = {}, filledMs = 30_000) => {
     const data = new FormData();
     for (const [name, value] of Object.entries(answers)) if (typeof value === 'string') data.set(name, value);
+    // The ways we may reach them, as the page ticks them all at first.
+    for (const way of ['call', 'text', 'email']) data.append('allowedContact', way);
+    data.set('allowedContactShown', 'yes');
     data.set('communicationsConsent', 'on');
     data.set('formToken', issueFormToken(app.services.formTokenKey, 'quote', words.disclosure?.version, Date.now() - filledMs));
     for (const [name, value] of Object.entries(extra)) data.set(name, value);

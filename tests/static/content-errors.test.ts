@@ -85,8 +85,8 @@ describe("an editor's mistakes stop the build, all at once, in words", () => {
     expect(build.failed).toBe(true);
     expect(build.output).toContain(build.list);
     for (const paragraph of [
-      'line 40: prices → Deep clean → studio\n  must be a range of whole dollars, the smaller first\n  for example: studio: 130 to 180\n  you wrote: 10 characters ("220 to 160")',
-      'line 39: prices → Standard clean → Studio\n  has no part named "Studio": the parts are studio, 1, 2, 3, 4 and 5+',
+      'line 42: prices → Deep clean → studio\n  must be a range of whole dollars, the smaller first\n  for example: studio: 130 to 180\n  you wrote: 10 characters ("220 to 160")',
+      'line 41: prices → Standard clean → Studio\n  has no part named "Studio": the parts are studio, 1, 2, 3, 4 and 5+',
     ])
       expect(build.list).toContain(paragraph);
   });
@@ -96,7 +96,7 @@ describe("an editor's mistakes stop the build, all at once, in words", () => {
     expect(build.failed).toBe(true);
     expect(build.output).toContain(build.list);
     expect(build.list).toContain(
-      'line 39: prices → Window clean\n  must be a cleaning of the list under services, written as it is there (Standard clean; Deep clean; Move-in / move-out clean; ',
+      'line 41: prices → Window clean\n  must be a cleaning of the list under services, written as it is there (Standard clean; Deep clean; Move-in / move-out clean; ',
     );
     expect(build.list).toContain('  you wrote: 12 characters ("Window clean")');
   });

@@ -81,5 +81,5 @@ export async function fillQuoteForm(page: Page, who: { name: string; phone: stri
   await chooseOn(page, 'Bathrooms', options.bathrooms ?? '2');
   await page.getByLabel('Kind of cleaning', { exact: true }).selectOption('Deep clean');
   if (options.notes !== undefined) await page.getByLabel(/^Notes about your home/).fill(options.notes);
-  await page.getByLabel(/may call me, text me and e-mail me/).check();
+  await page.getByLabel(/^I agree that .+ may /).check();
 }

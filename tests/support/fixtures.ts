@@ -92,6 +92,7 @@ export function company() {
   return {
     name: 'Example Cleaning Co.',
     phone: '(503) 555-0100',
+    email: 'office@example-cleaning.com',
     serviceArea: 'Portland, Oregon and Vancouver, Washington',
     postalCodes: serviceArea().towns.flatMap((t) => t.postalCodes),
     promise: promise(),

@@ -152,6 +152,23 @@ export const EDGES: Record<FieldName, unknown[]> = {
     [day(2), 5, day(2)],
     day(3),
   ],
+  preferredWindow: [
+    { from: day(16), to: day(19) },
+    { from: day(3), to: day(3) },
+    { from: day(0), to: day(14) },
+    { from: day(0), to: day(15) },
+    { from: day(19), to: day(16) },
+    { from: day(-1), to: day(2) },
+    { from: day(PREFERRED_DATES_DAYS_AHEAD - 2), to: day(PREFERRED_DATES_DAYS_AHEAD + 1) },
+    { from: day(PREFERRED_DATES_DAYS_AHEAD + 1), to: day(PREFERRED_DATES_DAYS_AHEAD + 2) },
+    { from: day(-20), to: day(-1) },
+    { from: day(2) },
+    { from: day(2), to: day(3), days: 2 },
+    { from: '2026-02-30', to: day(3) },
+    { from: day(2), to: 5 },
+    [day(2), day(3)],
+    `${day(2)}/${day(3)}`,
+  ],
   frequency: ['once', 'weekly', 'every-two-weeks', 'monthly', 'Weekly', 'biweekly', ' once ', ''],
   preferredContact: ['call', 'text', 'email', 'e-mail', 'Call', 'phone', ''],
   allowedContact: [
@@ -178,10 +195,28 @@ export function withMember(body: Body, key: string, value: unknown): Body {
   return out;
 }
 
-/** Every probe body: each form's fields set to each edge value, another type or left out, and members no form has. */
+/**
+ * Members that are valid alone and may not be together, or only so: a first way to try
+ * (`preferredContact`) outside the customer's limits, inside them, and beside limits refused on
+ * their own.
+ */
+export const COMBINATIONS: Body[] = [
+  { allowedContact: ['email'], preferredContact: 'text' },
+  { allowedContact: ['call', 'email'], preferredContact: 'text' },
+  { allowedContact: ['text', 'email'], preferredContact: 'text' },
+  { allowedContact: ['email'], preferredContact: 'email' },
+  { allowedContact: ['email', 'email'], preferredContact: 'call' },
+  { allowedContact: ['e-mail'], preferredContact: 'call' },
+  { allowedContact: ['e-mail', 'text'], preferredContact: 'call' },
+  { allowedContact: [], preferredContact: 'call' },
+  { allowedContact: ['text'], preferredContact: 'phone' },
+];
+
+/** Every probe body: each form's fields set to each edge value, another type or left out, members no form has, and the combinations. */
 export function probeBodies(bases: Body[]): Body[] {
   const bodies: Body[] = [];
   for (const base of bases) {
+    for (const combination of COMBINATIONS) bodies.push({ ...base, ...combination });
     for (const field of FIELDS) {
       const strings = typeof EDGES[field][0] === 'string' ? TEXT_EDGES : [];
       for (const value of [...EDGES[field], ...strings, ...OTHER_TYPES]) bodies.push(withMember(base, field, value));

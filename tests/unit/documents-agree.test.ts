@@ -16,6 +16,7 @@ import { LEAD_SCHEMA_PATH } from '../../src/service-facts.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { config, documents } from '../support/documents.ts';
 import { openapi } from '../support/openapi.ts';
+import { plainReference } from '../../src/discovery/plain-reference.ts';
 
 /** A rule: the sentences that state it (set aside where they appear), what states it otherwise, and the figures it gives. */
 interface Rule {
@@ -122,7 +123,19 @@ describe('every published document states each rule as its source does', () => {
 
   it('each rule an agent needs is in every document an agent reads, word for word', () => {
     for (const path of ['/openapi.json', '/llms.txt', '/developers', '/api-docs'])
-      for (const rule of [RULES.retry, RULES.idempotencyKey, RULES.consentTimestamp, RULES.preferredDays, RULES.valueTypes, RULES.whatToQuote, FACTS.phoneRule])
+      for (const rule of [
+        RULES.retry,
+        RULES.idempotencyKey,
+        RULES.consentTimestamp,
+        RULES.preferredDays,
+        RULES.valueTypes,
+        RULES.whatToQuote,
+        FACTS.phoneRule,
+        // The consent with the customer's limits, and the limits themselves (issue 54).
+        RULES.consent,
+        RULES.contactLimits,
+        RULES.preferredContact,
+      ])
         expect(docs[path]!.replace(/[ \t]*\n(?=[a-z(`"])/g, ' '), `${path}: ${rule.slice(0, 40)}`).toContain(rule);
   });
 
@@ -163,6 +176,24 @@ describe('every published document states each rule as its source does', () => {
     expect(PROBLEMS.internal_error.resolution).toBe(retrySentence('afterInternalError'));
     for (const step of Object.values(RETRY_STEPS)) expect(RULES.retry).toContain(step);
     for (const code of ['consent_required', 'validation_failed'] as const) expect(PROBLEMS[code].resolution).toMatch(/a new Idempotency-Key\.$/);
+  });
+});
+
+describe('each answer of /api-docs lists its own problem codes (issue 54)', () => {
+  it("under each status of POST /api/v1/leads, the codes of that status, and no other's", () => {
+    const html = plainReference(openapi);
+    const responses = html.slice(html.indexOf('id="submitLead"')).split('<h3>Responses</h3>')[1]!.split('</dl>')[0]!;
+    const listed = Object.fromEntries(
+      [...responses.matchAll(/<dt>(\d+)<\/dt><dd>.*?(?:<p>Problem codes: (.*?)<\/p>)?<\/dd>/g)].map((m) => [
+        m[1],
+        [...(m[2] ?? '').matchAll(/<code>(\w+)<\/code>/g)].map((c) => c[1]),
+      ]),
+    );
+    for (const [status, codes] of Object.entries(listed))
+      expect(codes, status).toEqual(PROBLEM_CODES.filter((code) => String(PROBLEMS[code].status) === status).sort());
+    expect(listed['400']).toEqual(['authorization_not_accepted', 'bad_request', 'invalid_idempotency_key', 'malformed_json']);
+    expect(listed['422']).toEqual(['consent_required', 'idempotency_key_reused', 'validation_failed']);
+    expect(listed['500']).toEqual(['internal_error']);
   });
 });
 

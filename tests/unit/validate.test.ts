@@ -156,7 +156,7 @@ describe('validateLead', () => {
       const [error] = errorsOf(contact({ phone })).errors;
       expect(error).toMatchObject({ pointer: '#/phone', code: 'invalid_format' });
       expect(error!.detail).toMatch(
-        /^phone has the country code \+(44|33): the company calls and texts U\.S\. numbers only\. Send the customer's 10-digit U\.S\. phone number instead; a customer without one can call the office/,
+        /^phone has the country code \+(44|33): the company calls and texts U\.S\. numbers only\. Send the customer's 10-digit U\.S\. phone number instead; a customer without one can call or e-mail the office/,
       );
     }
     // A U.S. number that is wrong is not "from another country": it gets the rule itself.
@@ -180,7 +180,8 @@ describe('validateLead', () => {
     expect(stored('+1 684 622 1234')).toBe('+16846221234');
     const instead =
       "the company calls and texts U.S. numbers only. Send the customer's 10-digit U.S. phone number instead; a customer without " +
-      "one can call the office, whose number is on every page of the company's site, rather than send this request";
+      "one can call or e-mail the office, whose phone number and e-mail address are on every page of the company's site, rather than " +
+      'send this request';
     const refused = (detail: string) => [{ pointer: '#/phone', code: 'invalid_format', detail }];
     expect(stored('+1 604 555 0134')).toEqual(refused(`phone is a number in Canada (area code 604), not in the United States: ${instead}`));
     expect(stored('604-555-0134')).toEqual(refused(`phone is a number in Canada (area code 604), not in the United States: ${instead}`));
@@ -203,15 +204,15 @@ describe('validateLead', () => {
     const told = (phone: string) => personMessage(errorsOf(contact({ phone })).errors[0]!);
     expect(told('+1 604 555 0134')).toBe(
       'This is a number in Canada (area code 604). We call and text U.S. numbers only. Enter a 10-digit U.S. phone number, such as ' +
-        '(503) 555-0142, or call us instead (our number is on this page).',
+        '(503) 555-0142, or call or write to us instead (our number and address are on this page).',
     );
     expect(told('+1 242 225 1234')).toBe(
       'This is a number in the Bahamas (area code 242). We call and text U.S. numbers only. Enter a 10-digit U.S. phone number, such ' +
-        'as (503) 555-0142, or call us instead (our number is on this page).',
+        'as (503) 555-0142, or call or write to us instead (our number and address are on this page).',
     );
     expect(told('+44 20 7946 0958')).toBe(
       'This number has the country code +44. We call and text U.S. numbers only. Enter a 10-digit U.S. phone number, such as ' +
-        '(503) 555-0142, or call us instead (our number is on this page).',
+        '(503) 555-0142, or call or write to us instead (our number and address are on this page).',
     );
     expect(told('555-0142')).toBe('Enter a 10-digit U.S. phone number, such as (503) 555-0142.');
   });
@@ -247,7 +248,7 @@ describe('validateLead', () => {
         .filter(([, member]) => (member instanceof z.ZodOptional ? member.unwrap() : member) instanceof z.ZodArray)
         .map(([name]) => name),
     );
-    expect(lists.sort()).toEqual(Object.keys(LISTS).sort());
+    expect([...new Set(lists)].sort()).toEqual(Object.keys(LISTS).sort());
   });
 
   it('escapes member names in pointers (RFC 6901, URI fragment form)', () => {
