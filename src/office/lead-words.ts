@@ -43,16 +43,18 @@ const WAYS: Readonly<Record<string, string>> = { call: 'calls', text: 'texts', e
 
 /**
  * The customer's limits on how the office reaches them (`allowedContact`), in words the office keeps
- * to: "E-mail only: no calls, no texts", "Calls or e-mail; no texts"; empty when none were sent.
+ * to: "E-mail only: no calls, no texts", "Calls or e-mail; no texts"; empty when none were sent or every
+ * way was allowed (no limit).
  */
 export function contactLimitWords(value: unknown): string {
   const ways = textList(value);
   if (ways.length === 0) return '';
   const named = ways.map((w) => WAYS[w] ?? w);
   const not = CONTACT_WAYS.filter((w) => !ways.includes(w)).map((w) => `no ${WAYS[w]}`);
+  // Every way allowed (the forms' default) is no limit: nothing to keep to, nothing shown.
+  if (not.length === 0) return '';
   const list = new Intl.ListFormat('en-US', { type: 'disjunction' }).format(named);
   const said = `${list.charAt(0).toUpperCase()}${list.slice(1)}`;
-  if (not.length === 0) return said;
   return named.length === 1 ? `${said} only: ${not.join(', ')}` : `${said}; ${not.join(', ')}`;
 }
 
