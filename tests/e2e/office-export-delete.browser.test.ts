@@ -42,6 +42,7 @@ const COLUMNS = [
   'Help with',
   'Customer’s notes',
   'Message',
+  'Window of days',
 ];
 
 describe.skipIf(!chromiumAvailable())("the office's spreadsheet and its deletion on request in Chromium", () => {
