@@ -6,6 +6,7 @@ import { z } from 'astro/zod';
 import { date, group, list, must, numberRule, text } from './rules.ts';
 import { prices, unlistedServices } from './prices.ts';
 import { WAYS_PLACEHOLDER } from '../leads/contact-ways.ts';
+import { FORM_FIELDS } from '../web-forms/answers.ts';
 
 /** A place in the main navigation; leave it out to keep a page out of it. */
 const Nav = z.strictObject(
@@ -64,22 +65,7 @@ export const quoteForm = z
   .strictObject(
     {
       ...formWords,
-      fields: fields([
-        'name',
-        'phone',
-        'email',
-        'postalCode',
-        'bedrooms',
-        'bathrooms',
-        'service',
-        'preferredDates',
-        'preferredWindow',
-        'timeOfDay',
-        'frequency',
-        'allowedContact',
-        'preferredContact',
-        'notes',
-      ]),
+      fields: fields(FORM_FIELDS.quote),
       /** The cleanings offered; the quote form's list, also published to agents. */
       services: list('cleanings', Choice, 1, 30, '[Standard clean, Deep clean]'),
       /**
@@ -108,7 +94,7 @@ export const quoteForm = z
 export const contactForm = z.strictObject(
   {
     ...formWords,
-    fields: fields(['name', 'phone', 'email', 'helpWith', 'message', 'allowedContact', 'preferredContact']),
+    fields: fields(FORM_FIELDS.support),
     /** The subjects a message can be about; the contact form's list. */
     topics: list('topics', Choice, 1, 30, '[A question about a visit, Something else]'),
   },
