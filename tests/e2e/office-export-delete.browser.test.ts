@@ -107,6 +107,7 @@ describe.skipIf(!chromiumAvailable())("the office's spreadsheet and its deletion
       await showFilters(page);
       await page.locator('#status').selectOption('contacted');
       await page.getByRole('button', { name: 'Show' }).click();
+      await page.waitForLoadState('load');
       expect((await page.locator('li.lead h2').allInnerTexts()).map((t) => t.trim())).toEqual(['Wanda Worked']);
       await fits(page, options.width);
       const { header, rows } = await downloadThese(page);
@@ -140,6 +141,7 @@ describe.skipIf(!chromiumAvailable())("the office's spreadsheet and its deletion
       await page.getByLabel('Name, e-mail, phone or reference').fill('otto oth');
       await page.locator('#status').selectOption('');
       await page.getByRole('button', { name: 'Show' }).click();
+      await page.waitForLoadState('load');
       expect((await page.locator('li.lead h2').allInnerTexts()).map((t) => t.trim())).toEqual(['Otto Other']);
       const href = await page.getByRole('link', { name: 'Download these as a spreadsheet' }).getAttribute('href');
       expect(href).toMatch(/^\/office\/export\.csv\?search=[A-Za-z0-9_-]{16}$/);

@@ -85,8 +85,9 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
     await page.waitForLoadState('load');
     return page.locator(selector).evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
   };
-  const showing = async (page: Page) => (await page.locator('.showing').innerText()).trim();
-  const names = async (page: Page) => (await page.locator('li.lead .lead-name').allInnerTexts()).map((t) => t.trim());
+  // Read once the page a tap opened has loaded whole: its list arrives after the line above it.
+  const showing = async (page: Page) => (await page.waitForLoadState('load'), (await page.locator('.showing').innerText()).trim());
+  const names = async (page: Page) => (await page.waitForLoadState('load'), (await page.locator('li.lead .lead-name').allInnerTexts()).map((t) => t.trim()));
   const fits = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
   const VIEWS = [

@@ -66,7 +66,8 @@ describe.skipIf(!chromiumAvailable())('the promise in the office’s sight, in C
   });
 
   const signIn = (page: Page) => signInOnPage(page, server.url);
-  const names = async (page: Page) => (await page.locator('li.lead .lead-name').allInnerTexts()).map((t) => t.trim());
+  // Read once the page a tap opened has loaded whole: its list arrives after its headings.
+  const names = async (page: Page) => (await page.waitForLoadState('load'), (await page.locator('li.lead .lead-name').allInnerTexts()).map((t) => t.trim()));
 
   for (const view of VIEWS)
     it(`opens on the waiting leads, the most urgent first, each with its answer-by in words, at ${view.width} px (JavaScript ${view.javaScript ? 'on' : 'off'})`, async () => {

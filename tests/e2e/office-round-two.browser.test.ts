@@ -113,6 +113,7 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
       await signIn(page);
       for (const typed of ['jose odegard', 'JOSÉ ØDEGÅRD', reference.replace(/-/g, '').toLowerCase(), reference.slice(2, 6), '503.555.0173']) {
         await search(page, typed);
+        await page.waitForLoadState('load');
         expect(
           (await page.locator('li.lead h2').allInnerTexts()).map((t) => t.trim()),
           typed,
@@ -131,6 +132,7 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
         expect(await page.getByRole('status').innerText()).toContain(`Moved to the inbox as ${caughtReference}.`);
         await page.goto(`${server.url}/office`);
         await search(page, 'Straße');
+        await page.waitForLoadState('load');
         expect((await page.locator('li.lead h2').allInnerTexts()).map((t) => t.trim())).toEqual(['Bjørn Straße']);
         expect(await page.locator('li.lead.caught').count()).toBe(0);
       }
