@@ -126,7 +126,14 @@ export function officeRoles(store: OfficeStore): {
       personSpam: true,
       exportInbox: true,
     }),
-    overview: role<OfficeOverview>(store, { inboxCount: true, statusCounts: true, leadsPerWeek: true, promiseCounts: true, spamWaiting: true }),
+    overview: role<OfficeOverview>(store, {
+      inboxCount: true,
+      statusCounts: true,
+      waitingCounts: true,
+      leadsPerWeek: true,
+      promiseCounts: true,
+      spamWaiting: true,
+    }),
     spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, releaseSpam: true }),
     audit: role<AuditTrail>(store, { record: true, recent: true }),
   };
