@@ -14,6 +14,7 @@ import type { OfficeRole } from './store.ts';
 const STAFF_PAGES: readonly string[] = [
   '/office',
   '/office/search',
+  '/office/lead',
   '/office/status',
   '/office/note',
   '/office/take',

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
 import { freePort, startServer, type RunningServer } from '../support/server.ts';
 import { contact, newClient, quote } from '../support/fixtures.ts';
-import { addUser, showFilters, STAFF } from '../support/office.ts';
+import { addUser, openLead, showFilters, STAFF } from '../support/office.ts';
 import { seedLeads } from '../support/seed.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { chartWeeks, weekStarts } from '../../src/office/overview.ts';
@@ -118,9 +118,10 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
       }
       // One tap opens a lead in place: how to reach them, what they wrote, its status, who has it, its notes.
       await page.goto(`${server.url}/office?view=all`);
-      const row = page.locator('li.lead.compact', { hasText: 'Paige Pager 20' }).first();
-      expect(await row.getByLabel('Status').isVisible()).toBe(false);
-      await row.locator(':scope > details > summary').click();
+      const folded = page.locator('li.lead.compact', { hasText: 'Paige Pager 20' }).first();
+      expect(await folded.getByLabel('Status').isVisible()).toBe(false);
+      // Its whole part comes in place (with JavaScript), or on the lead's own page (without).
+      const row = await openLead(page, (await folded.locator('.ref').innerText()).trim());
       for (const target of [
         row.getByLabel('Status'),
         row.getByLabel('Who has it'),

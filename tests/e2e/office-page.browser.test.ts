@@ -18,6 +18,7 @@ import { exportLeads, freePort, startServer, type RunningServer } from '../suppo
 import { createSchema, postgresAvailable } from '../support/services.ts';
 import { smtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { addUser, openLead, STAFF } from '../support/office.ts';
+import { timeOfDay } from '../../src/office/local-time.ts';
 import { filledAtLeisure, sentAtOnce } from '../support/form-token.ts';
 
 /** The leads table of the SQLite store, read straight from the file. */
@@ -144,7 +145,7 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
     expect(await card.locator('a[href="mailto:ada.lovelace@example.com"]').count()).toBe(1);
     expect(await card.innerText()).toContain('Two cats; the side door is open.');
     const shown = await card.locator('.row-facts time').getAttribute('datetime');
-    const local = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', minute: '2-digit' }).format(new Date(shown!));
+    const local = timeOfDay(new Date(shown!), 'America/Los_Angeles');
     expect(await card.locator('.row-facts time').innerText()).toContain(local);
 
     // Contacted: saved, said, and shown with who set it.
@@ -264,7 +265,7 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
     await context.close();
   });
 
-  it('is accessible and fits a 360 px phone (the pages have no script of their own)', async () => {
+  it('is accessible and fits a 360 px phone', async () => {
     const { context, page } = await visitor({ width: 360 });
     await page.goto(`${server.url}/office/sign-in`);
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
