@@ -7,6 +7,9 @@
  * their lead, deleted on request or purged past retention. /privacy names them.
  */
 import { parse } from 'csv-parse/sync';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toLeadRecord } from '../../src/leads/lead.ts';
 import { deletePerson, personOf, purge, purgeCutoffs } from '../../src/leads/retention.ts';
@@ -15,6 +18,7 @@ import { lastAttemptWords, offeredWays, recordAttempt } from '../../src/office/a
 import { exportChunks, exportPeriod, promiseKept } from '../../src/office/export.ts';
 import { changeStatus } from '../../src/office/status.ts';
 import { PRIVACY_COLUMNS } from '../../src/store/privacy-map.ts';
+import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import type { Store } from '../../src/store/index.ts';
 import { documents } from '../support/documents.ts';
 import { quote, serviceArea } from '../support/fixtures.ts';
@@ -164,6 +168,37 @@ for (const kind of STORE_KINDS) {
     });
   });
 }
+
+describe('SQLite: attempts erased to the byte', () => {
+  it('leaves no byte of an attempt in the file or its write-ahead log once its lead is deleted on request, or purged', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'attempts-'));
+    const path = join(dir, 'leads.sqlite');
+    const store = openSqliteStore(path);
+    try {
+      /** Whether the bytes of `text` are still in the store's file or its log. */
+      const kept = (text: string) => Buffer.concat([path, `${path}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f))).includes(Buffer.from(text));
+      const email = 'erased.to.the.byte@example.com';
+      const reference = await stored(store, email);
+      const id = (await store.inbox({ reference, limit: 1, offset: 0 }))[0]!.lead.id;
+      await recordAttempt(store, reference, 'text', HELPER, hours(1));
+      expect(kept(id)).toBe(true);
+      // The attempt's row and its index entry held the lead's id: both zeroed with the lead (the audit line keeps who and when, as for a note).
+      await deletePerson(store, personOf('email', email)!, { dryRun: false });
+      expect(kept(id)).toBe(false);
+
+      const old = new Date(Date.now() - 800 * 86_400_000);
+      const purged = await stored(store, 'purged.to.the.byte@example.com', old, new Date(old.getTime() + 86_400_000));
+      const purgedId = (await store.inbox({ reference: purged, limit: 1, offset: 0 }))[0]!.lead.id;
+      await recordAttempt(store, purged, 'call', HELPER, new Date(old.getTime() + 3_600_000));
+      expect(kept(purgedId)).toBe(true);
+      await purge(store, purgeCutoffs(new Date(), 730));
+      expect(kept(purgedId)).toBe(false);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('the words and the periods', () => {
   it('offers a button for each way the customer allows, every way when they set no limit', () => {
