@@ -17,6 +17,7 @@ import { validateLead } from '../../src/leads/validate.ts';
 import { lastAttemptWords, offeredWays, recordAttempt } from '../../src/office/attempts.ts';
 import { exportChunks, exportPeriod, promiseKept } from '../../src/office/export.ts';
 import { changeStatus } from '../../src/office/status.ts';
+import { heldChangeWords, isHeldPath } from '../../src/office/held-change.ts';
 import { PRIVACY_COLUMNS } from '../../src/store/privacy-map.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import type { Store } from '../../src/store/index.ts';
@@ -205,6 +206,15 @@ describe('the words and the periods', () => {
     expect(offeredWays(undefined)).toEqual(['call', 'text', 'email']);
     expect(offeredWays(['email'])).toEqual(['email']);
     expect(offeredWays(['text', 'call'])).toEqual(['call', 'text']);
+  });
+
+  it('holds an attempt sent after the session ended through the sign-in, told in words for its one tap', () => {
+    expect(isHeldPath('/office/attempt')).toBe(true);
+    const fields: Array<[string, string]> = [
+      ['reference', 'Q-P7RH-Q4'],
+      ['way', 'text'],
+    ];
+    expect(heldChangeWords({ path: '/office/attempt', fields })).toBe('Record on Q-P7RH-Q4: texted, no answer.');
   });
 
   it('says one attempt without a count', () => {
