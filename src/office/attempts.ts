@@ -6,7 +6,7 @@
  */
 import type { AuditEntry } from './audit-entry.ts';
 import { CONTACT_WAYS } from '../leads/fields.ts';
-import { compactTime } from './local-time.ts';
+import { shortTime } from './local-time.ts';
 import { textList } from './lead-words.ts';
 
 /** How the customer was tried: the ways a customer may allow. */
@@ -47,11 +47,11 @@ export function offeredWays(allowedContact: unknown): AttemptWay[] {
 
 export const isAttemptWay = (value: string): value is AttemptWay => (ATTEMPT_WAYS as readonly string[]).includes(value);
 
-/** The last attempt in a sentence: `Tried by text, Nov 28, 10:05 AM, by ann@example.com (2 tries so far).` */
-export function lastAttemptWords(attempts: AttemptsSoFar, timeZone: string, now = new Date()): string {
+/** The last attempt in a sentence, its time as the office's pages show one: `Tried by text, <time>, by ann@example.com; nobody answered (2 tries so far).` */
+export function lastAttemptWords(attempts: AttemptsSoFar, timeZone: string): string {
   const { last, count } = attempts;
   const so = count > 1 ? ` (${count} tries so far)` : '';
-  return `Tried by ${ATTEMPT_WORDS[last.way].by}, ${compactTime(last.at, timeZone, now)}, by ${last.by}; nobody answered${so}.`;
+  return `Tried by ${ATTEMPT_WORDS[last.way].by}, ${shortTime(last.at, timeZone)}, by ${last.by}; nobody answered${so}.`;
 }
 
 export type AttemptOutcome = { kind: 'recorded' } | { kind: 'no such lead' };

@@ -17,6 +17,7 @@ import { validateLead } from '../../src/leads/validate.ts';
 import { lastAttemptWords, offeredWays, recordAttempt } from '../../src/office/attempts.ts';
 import { exportChunks, exportPeriod, promiseKept } from '../../src/office/export.ts';
 import { changeStatus } from '../../src/office/status.ts';
+import { shortTime } from '../../src/office/local-time.ts';
 import { heldChangeWords, isHeldPath } from '../../src/office/held-change.ts';
 import { PRIVACY_COLUMNS } from '../../src/store/privacy-map.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
@@ -84,7 +85,7 @@ for (const kind of STORE_KINDS) {
       expect(tried).toMatchObject({ status: 'new', statusBy: undefined, statusAt: undefined });
       expect(tried.firstContact).toBeUndefined();
       expect(tried.attempts).toEqual({ count: 2, last: { at: hours(2), by: BOSS, way: 'call' } });
-      expect(lastAttemptWords(tried.attempts!, ZONE, AT)).toBe(`Tried by phone, Nov 24, 11:00 AM, by ${BOSS}; nobody answered (2 tries so far).`);
+      expect(lastAttemptWords(tried.attempts!, ZONE)).toBe(`Tried by phone, ${shortTime(hours(2), ZONE)}, by ${BOSS}; nobody answered (2 tries so far).`);
       // The inbox's list (the waiting leads by urgency): each lead with its own, a lead never tried with none.
       const listed = await store.inbox({ urgent: true, limit: 50, offset: 0 });
       expect(listed.find((i) => i.lead.reference === reference)!.attempts?.count).toBe(2);
@@ -218,8 +219,10 @@ describe('the words and the periods', () => {
   });
 
   it('says one attempt without a count', () => {
-    const words = lastAttemptWords({ count: 1, last: { at: new Date('2026-11-28T18:05:00Z'), by: 'ann@example.com', way: 'text' } }, ZONE, AT);
-    expect(words).toBe('Tried by text, Nov 28, 10:05 AM, by ann@example.com; nobody answered.');
+    const at = new Date('2026-11-28T18:05:00Z');
+    const words = lastAttemptWords({ count: 1, last: { at, by: 'ann@example.com', way: 'text' } }, ZONE);
+    // The time in the one style of the office's pages (`shortTime`), none of its own.
+    expect(words).toBe(`Tried by text, ${shortTime(at, ZONE)}, by ann@example.com; nobody answered.`);
   });
 
   it('is late only when still waiting past the answer-by, or first contacted after it', () => {
