@@ -31,7 +31,7 @@ export const THIS_WEEK = 'this-week';
 export const EVERY_LEAD = 'all';
 
 /** What the inbox's address says of the last change (one notice at a time), and of what was left out of it. */
-const NOTICES = ['changed', 'to', 'noted', 'taken', 'let-go', 'given', 'unchanged', 'dropped'];
+const NOTICES = ['changed', 'to', 'noted', 'taken', 'let-go', 'given', 'unchanged', 'tried', 'dropped'];
 
 /**
  * Where a change made from the inbox goes back to: the view it was made from (an address under
@@ -87,6 +87,7 @@ const PARAMETERS: Record<string, (value: string) => string | undefined> = {
   'let-go': reference,
   given: reference,
   unchanged: reference,
+  tried: reference,
   // One lead, by its reference: the same person's other leads link to it so, with nothing of theirs in the address.
   lead: reference,
 };

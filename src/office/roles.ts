@@ -19,6 +19,7 @@ const STAFF_PAGES: readonly string[] = [
   '/office/note',
   '/office/take',
   '/office/work',
+  '/office/attempt',
   '/office/spam',
   '/office/held',
   '/office/sign-in',

@@ -63,6 +63,11 @@ export const PRIVACY_COLUMNS: Readonly<Record<string, Readonly<Record<string, st
     author: "The office's notes",
     text: "The office's notes",
   },
+  lead_attempts: {
+    at: 'The attempts',
+    tried_by: 'The attempts',
+    way: 'The attempts',
+  },
   suspected_spam: {
     reference: 'kept aside, as it was sent',
     form_type: 'kept aside, as it was sent',
@@ -82,5 +87,6 @@ export const PRIVACY_COLUMNS: Readonly<Record<string, Readonly<Record<string, st
 export const PRIVACY_EXEMPT: Readonly<Record<string, readonly string[]>> = {
   leads: ['id'],
   lead_notes: ['id', 'lead_id'],
+  lead_attempts: ['id', 'lead_id'],
   suspected_spam: ['id'],
 };

@@ -43,6 +43,12 @@ const COLUMNS = [
   'Customer’s notes',
   'Message',
   'Window of days',
+  // Appended (issue 55, item 8): the promise checked from the spreadsheet.
+  'Answer by (America/Los_Angeles time)',
+  'First contact (America/Los_Angeles time)',
+  'First contact by',
+  'In time or late',
+  'Attempts',
 ];
 
 describe.skipIf(!chromiumAvailable())("the office's spreadsheet and its deletion on request in Chromium", () => {

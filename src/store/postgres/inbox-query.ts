@@ -14,6 +14,7 @@ import {
 } from '../../office/store.ts';
 import { inboxSearch } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type PostgresHandle } from './handle.ts';
+import { attemptsOf } from './office-attempts.ts';
 
 export type InboxRow = LeadRow & {
   status: LeadStatus;
@@ -100,7 +101,7 @@ export function inboxWhere(filter: InboxFilter, param: (value: unknown) => strin
   return where.length ? `WHERE ${where.join(' AND ')}` : '';
 }
 
-/** The rows `rows` as the inbox shows them, with their notes (oldest first). */
+/** The rows `rows` as the inbox shows them, with their notes (oldest first) and their attempts (how many, the last). */
 export async function inboxLeads(handle: PostgresHandle, rows: InboxRow[]): Promise<InboxLead[]> {
   const notes = new Map<string, LeadNote[]>();
   if (rows.length > 0)
@@ -113,6 +114,11 @@ export async function inboxLeads(handle: PostgresHandle, rows: InboxRow[]): Prom
         .catch(handle.unavailable)
     ).rows)
       notes.set(n.lead_id, [...(notes.get(n.lead_id) ?? []), { at: n.at, by: n.author, text: n.text }]);
+  // Each lead's attempts so far (how many, the last): one query for the page.
+  const attempts = await attemptsOf(
+    handle,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     lead: rowToLead(r),
     owner: r.owner ?? undefined,
@@ -121,6 +127,7 @@ export async function inboxLeads(handle: PostgresHandle, rows: InboxRow[]): Prom
     statusBy: r.status_by ?? undefined,
     statusAt: r.status_at ?? undefined,
     ...(r.first_contact_at && { firstContact: { at: r.first_contact_at, by: r.first_contact_by ?? '' } }),
+    ...(attempts.has(r.id) && { attempts: attempts.get(r.id)! }),
   }));
 }
 

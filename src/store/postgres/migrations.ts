@@ -96,4 +96,18 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     // Every lead comes in with its instant, so a lead's write never touches this index.
     sql: `CREATE INDEX leads_without_answer_by ON leads (received_at) WHERE answer_by IS NULL;`,
   },
+  {
+    version: 20,
+    name: 'attempts: a call, text or e-mail that reached nobody, by whom, when and how, kept and erased with its lead',
+    sql: `
+      CREATE TABLE lead_attempts (
+        id bigserial PRIMARY KEY,
+        lead_id text NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        at timestamptz NOT NULL,
+        tried_by text NOT NULL,
+        way text NOT NULL CHECK (way IN ('call', 'text', 'email'))
+      );
+      CREATE INDEX lead_attempts_by_lead ON lead_attempts (lead_id, at);
+    `,
+  },
 ];

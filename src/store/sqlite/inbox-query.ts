@@ -13,6 +13,7 @@ import {
 } from '../../office/store.ts';
 import { inboxSearch } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
+import { attemptsOf } from './office-attempts.ts';
 
 export type InboxRow = LeadRow & {
   status: LeadStatus;
@@ -101,7 +102,7 @@ export function inboxWhere(filter: InboxFilter, params: Array<string | number>):
   return where.length ? `WHERE ${where.join(' AND ')}` : '';
 }
 
-/** The rows `rows` as the inbox shows them, with their notes (oldest first). */
+/** The rows `rows` as the inbox shows them, with their notes (oldest first) and their attempts (how many, the last). */
 export function inboxLeads(handle: SqliteHandle, rows: InboxRow[]): InboxLead[] {
   const byLead = new Map<string, LeadNote[]>();
   if (rows.length > 0) {
@@ -111,6 +112,11 @@ export function inboxLeads(handle: SqliteHandle, rows: InboxRow[]): InboxLead[] 
     for (const n of notes) byLead.set(n.lead_id, [...(byLead.get(n.lead_id) ?? []), { at: new Date(n.at), by: n.author, text: n.text }]);
   }
   const disclosureText = handle.disclosureTexts();
+  // Each lead's attempts so far (how many, the last): one query for the page.
+  const attempts = attemptsOf(
+    handle,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     lead: rowToLead(r, disclosureText),
     owner: r.owner ?? undefined,
@@ -119,6 +125,7 @@ export function inboxLeads(handle: SqliteHandle, rows: InboxRow[]): InboxLead[] 
     statusBy: r.status_by ?? undefined,
     statusAt: r.status_at ? new Date(r.status_at) : undefined,
     ...(r.first_contact_at && { firstContact: { at: new Date(r.first_contact_at), by: r.first_contact_by ?? '' } }),
+    ...(attempts.has(r.id) && { attempts: attempts.get(r.id)! }),
   }));
 }
 
