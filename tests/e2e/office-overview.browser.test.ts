@@ -150,7 +150,7 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
       // Quote requests only: 110, over three pages, each keeping the filter.
       await showFilters(page);
       await page.getByLabel('Form').selectOption('quote');
-      await page.getByRole('button', { name: 'Show' }).click();
+      await page.getByRole('button', { name: 'Apply filters' }).click();
       expect(await showing(page)).toBe('Showing 1–50 of 110 leads.');
       await page.getByRole('link', { name: 'Older leads' }).first().click();
       expect(await showing(page)).toBe('Showing 51–100 of 110 leads.');
@@ -168,7 +168,7 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
       await page.getByLabel('Name, e-mail, phone or reference').fill('paige pager');
       await showFilters(page);
       await page.locator('#status').selectOption('new');
-      await page.getByRole('button', { name: 'Show' }).click();
+      await page.getByRole('button', { name: 'Apply filters' }).click();
       expect(await showing(page)).toBe('Showing 1–50 of 92 leads.');
       await page.getByRole('link', { name: 'Older leads' }).first().click();
       expect(await showing(page)).toBe('Showing 51–92 of 92 leads.');
@@ -214,7 +214,7 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
       expect(await page.locator('li.lead.compact').count()).toBe(Math.min(50, today));
       // A search looks for one customer: the counts stay out of its way (and out of its time).
       await page.getByLabel('Name, e-mail, phone or reference').fill('Paige Pager 42');
-      await page.getByRole('button', { name: 'Show' }).click();
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
       expect(await names(page)).toEqual(['Paige Pager 42']);
       expect(await page.getByRole('navigation', { name: 'Leads by status' }).count()).toBe(0);
       await context.close();
@@ -268,8 +268,10 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
       ]);
       const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c as HTMLElement).innerText.trim())));
       expect(rows).toHaveLength(12);
-      expect(rows.map((r) => r[0])).toEqual(labels);
-      rows.forEach((r, week) => {
+      // The newest week first.
+      expect(rows.map((r) => r[0])).toEqual([...labels].reverse());
+      rows.forEach((r, row) => {
+        const week = rows.length - 1 - row;
         const c = expected.get(week) ?? { deep: 0, standard: 0, contact: 0 };
         expect(r.slice(1), labels[week]).toEqual([c.standard, c.deep, 0, 0, 0, 0, c.contact, c.deep + c.standard + c.contact].map(String));
       });

@@ -157,13 +157,13 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
     expect(await saved.innerText()).toContain('Contacted, set by office@example.com');
     // Search by part of the phone number finds it; by a name nobody has, nothing.
     await page.getByLabel('Name, e-mail, phone or reference').fill('555-0123');
-    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     expect(await page.locator('li.lead').count()).toBe(1);
     // What was typed is in the box, never in the address.
     expect(page.url()).toMatch(/\/office\?search=[\w-]{16}$/);
     expect(await page.getByLabel('Name, e-mail, phone or reference').inputValue()).toBe('555-0123');
     await page.getByLabel('Name, e-mail, phone or reference').fill('Nobody Atall');
-    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     expect(await page.getByText('No lead matches this search.').count()).toBe(1);
 
     // The spreadsheet: the lead's row, its time in the office's zone, named in the header.
@@ -188,7 +188,7 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
     expect(await page.getByRole('status').innerText()).toContain('Removed 1 lead.');
     await page.goto(`${server.url}/office`);
     await page.getByLabel('Name, e-mail, phone or reference').fill(reference);
-    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     expect(await page.getByText('No lead matches this search.').count()).toBe(1);
     expect(storedEmails(server.databaseUrl)).not.toContain('ada.lovelace@example.com');
     expect((await exportLeads(server.databaseUrl)).map((l) => l.reference)).not.toContain(reference);
