@@ -127,7 +127,7 @@ export function officeRoles(store: OfficeStore): {
       exportInbox: true,
     }),
     overview: role<OfficeOverview>(store, { inboxCount: true, statusCounts: true, leadsPerWeek: true, promiseCounts: true, spamWaiting: true }),
-    spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, releaseSpam: true }),
+    spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, releaseSpam: true, markNotACustomer: true }),
     audit: role<AuditTrail>(store, { record: true, recent: true }),
   };
 }
