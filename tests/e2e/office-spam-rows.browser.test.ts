@@ -188,7 +188,7 @@ describe.skipIf(!chromiumAvailable())('suspected spam on a phone, in Chromium', 
       expect(await row(page, real).count()).toBe(0);
       const mails = await sink.waitFor(mailsBefore + 1, 120_000);
       expect(mails.some((m) => (m.parsed.subject ?? '').includes(real) || m.parsed.text?.includes(real))).toBe(true);
-      await page.getByRole('link', { name: `Open ${real} in the inbox` }).click();
+      await page.getByRole('link', { name: `Open the lead ${real}` }).click();
       await page.locator(`#lead-${real}`).waitFor();
       expect(new URL(page.url()).search).toBe(`?lead=${real}`);
       expect(await page.locator(`#lead-${real} > details`).evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purge, purgeCutoffs, SPAM_KEEP_DAYS } from '../../src/leads/retention.ts';
+import { heldChangeWords } from '../../src/office/held-change.ts';
 import { markNotACustomer } from '../../src/office/spam.ts';
 import type { SuspectedSpam } from '../../src/office/store.ts';
 import type { Store } from '../../src/store/index.ts';
@@ -32,6 +33,22 @@ function caught(id: string, reference: string, name: string, email: string, days
     { emailNormalised: `${email}@example.com`, phoneE164: '+15035550100' },
   ];
 }
+
+describe('a change to suspected spam sent after the session ended', () => {
+  it('is told in words for what it does: a move, a mark "not a customer", a put back', () => {
+    const held = (action: string) =>
+      heldChangeWords({
+        path: '/office/spam',
+        fields: [
+          ['id', 'x'],
+          ['do', action],
+        ],
+      });
+    expect(held('release')).toBe('Move a submission that was caught as spam into the inbox.');
+    expect(held('not-a-customer')).toBe('Mark a submission that was caught as spam “Not a customer”.');
+    expect(held('put-back')).toBe('Put a submission marked “Not a customer” back among the suspected spam that waits for review.');
+  });
+});
 
 for (const kind of STORE_KINDS) {
   describe.skipIf(kind.skip)(`"not a customer" on ${kind.name}`, () => {
