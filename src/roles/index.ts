@@ -138,7 +138,7 @@ export function officeRoles(store: OfficeStore): {
       promiseCounts: true,
       spamWaiting: true,
     }),
-    spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, releaseSpam: true }),
+    spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, releaseSpam: true, markNotACustomer: true }),
     audit: role<AuditTrail>(store, { record: true, recent: true }),
     attempts: role<OfficeAttempts>(store, { recordAttempt: true }),
   };
