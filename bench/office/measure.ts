@@ -12,6 +12,7 @@ import { copyStore, officeClock, type BuiltStore } from './stores.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { weekStarts } from '../../src/office/overview.ts';
 import { promiseChartWeeks } from '../../src/office/promise-chart.ts';
+import { waitingGroups } from '../../src/office/promise-words.ts';
 
 /** The services the quote form offers, as the chart asks for them (`content/forms/quote.mdx`). */
 const SERVICES = officeClock().services;
@@ -42,6 +43,7 @@ async function overviewOnStore(
       'promise chart (store and figures)': await medianOf(repeat, async () =>
         promiseChartWeeks(weeks, await store.promiseCounts(weeks, new Date()), 'America/Los_Angeles'),
       ),
+      'waiting leads by urgency (store)': await medianOf(repeat, () => store.waitingCounts(waitingGroups(new Date(), officeClock().promise).bounds)),
     };
   } finally {
     await store.close();
@@ -76,9 +78,10 @@ export type OverviewOperation = (typeof OVERVIEW)[number];
  * Is the promise kept? (issue 46, item 2), on the store itself: the twelve weeks' leads first
  * contacted or late (`promiseCounts`), and with them the chart's figures worked out as the page does
  * (in time, late, the median in working hours: `promiseChartWeeks`). The page's whole cost is in the
- * first page's row above.
+ * first page's row above. With them, the waiting leads counted in the inbox's groups by urgency
+ * (late, due today, due on the next working day, later: `waitingCounts`, issue 55).
  */
-export const PROMISE = ['promise chart (store)', 'promise chart (store and figures)'] as const;
+export const PROMISE = ['promise chart (store)', 'promise chart (store and figures)', 'waiting leads by urgency (store)'] as const;
 export type PromiseOperation = (typeof PROMISE)[number];
 
 export interface StoreFigures {
@@ -205,6 +208,7 @@ export async function measureOffice(store: BuiltStore, repeat: number, exports: 
     const promiseMs = {
       'promise chart (store)': onStore['promise chart (store)'],
       'promise chart (store and figures)': onStore['promise chart (store and figures)'],
+      'waiting leads by urgency (store)': onStore['waiting leads by urgency (store)'],
     };
     return { leads: store.spec.leads, spam: store.spec.spam, medianMs, rangeMs, overviewMs, promiseMs, export: exported, startupMs: startup, rssAfterMiB };
   } finally {
@@ -259,6 +263,7 @@ export async function measureFirstPage(store: BuiltStore, repeat: number): Promi
       promiseMs: {
         'promise chart (store)': onStore['promise chart (store)'],
         'promise chart (store and figures)': onStore['promise chart (store and figures)'],
+        'waiting leads by urgency (store)': onStore['waiting leads by urgency (store)'],
       },
       startupMs: startup,
     };
