@@ -186,6 +186,8 @@ export function readInboxView(q: URLSearchParams, user: string, timeZone: string
     postalCode: zip,
     owner: whose === 'mine' ? { email: user } : whose === 'nobody' ? ('nobody' as const) : whose ? { id: whose } : undefined,
     visitBetween: visitThisWeek ? week : undefined,
+    // "Mine": my open leads, most urgent first (unless a status is chosen).
+    open: whose === 'mine' && !status ? true : undefined,
   };
   const filtering = Boolean(handle !== '' || form || status || whose || since || untilDay || zipTyped !== '' || visitThisWeek);
   // No filter: the waiting leads by urgency, unless every lead was asked for.

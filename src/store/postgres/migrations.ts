@@ -96,4 +96,20 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     // Every lead comes in with its instant, so a lead's write never touches this index.
     sql: `CREATE INDEX leads_without_answer_by ON leads (received_at) WHERE answer_by IS NULL;`,
   },
+  {
+    version: 22,
+    name: "the team's load: each account's waiting leads and first contacts by index; a lead given to someone marked for them until they open it or act on it",
+    // Both indexes leave out what a new lead has (nobody's, no first contact): a lead comes in without writing them.
+    sql: `
+      CREATE TABLE lead_given_marks (
+        lead_id text NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        account text NOT NULL,
+        given_by text NOT NULL,
+        given_at timestamptz NOT NULL,
+        PRIMARY KEY (lead_id, account)
+      );
+      CREATE INDEX leads_held_waiting ON leads (owner, answer_by) WHERE status = 'new' AND owner IS NOT NULL;
+      CREATE INDEX leads_first_contacts ON leads (first_contact_at, first_contact_by) WHERE first_contact_at IS NOT NULL;
+    `,
+  },
 ];
