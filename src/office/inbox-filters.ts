@@ -230,7 +230,7 @@ export function viewWords(view: InboxView, given: { since: string; until: string
     filter.form === 'quote' ? 'quote requests' : filter.form === 'support' ? 'contact messages' : 'both forms',
     `${given.since || 'the start'} to ${given.until || 'now'}`,
     filter.status && `status ${STATUS_WORDS[filter.status]}`,
-    view.whose === 'mine' && 'taken by the one who downloaded it',
+    view.whose === 'mine' && `taken by the one who downloaded it${filter.open ? ', still open' : ''}`,
     view.whose === 'nobody' && 'taken by nobody',
     view.whose && !Object.hasOwn(OWNER_FILTERS, view.whose) && 'taken by one colleague',
     filter.postalCode && `ZIP code ${filter.postalCode}`,
