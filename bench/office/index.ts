@@ -222,7 +222,7 @@ export async function officeBench({ smoke, leadRssMiB }: { smoke: boolean; leadR
       ...(['counts by status (store)', 'leads per week (store)'] as const).map((op) => store(`${op}, within one day`, a.overviewMs[op], b.overviewMs[op])),
       ...PROMISE.map((op) => store(`${op}, within one day`, a.promiseMs[op], b.promiseMs[op])),
       // Issue 55, item 4: the team's load, the same work held at both sizes, flat in the leads of the store.
-      { ...store("the team's load per person (store), within one day", a.teamLoadMs, b.teamLoadMs), limit: 1.5 },
+      { ...store("the team's load per person (store, µs), within one day", a.teamLoadUs, b.teamLoadUs), limit: 1.5 },
     );
     // The same number of leads within one day against over 700 days, in the same run (no threshold).
     for (const d of days) {
