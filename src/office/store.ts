@@ -6,6 +6,8 @@
 import type { LeadRecord, SubmissionMeta } from '../leads/lead.ts';
 import type { FormType } from '../leads/schema.ts';
 import type { OfficeClock } from './figures-clock.ts';
+import type { GivenLead, OpenedLead, TeamInboxQuery, TeamLoadRead } from './team-load.ts';
+export type { PersonLoad } from './team-load.ts';
 export type { OfficeClock } from './figures-clock.ts';
 
 /** Where the office stands with a lead. */
@@ -29,7 +31,7 @@ export interface LeadNote {
 export const NOTE_MAX_LENGTH = 2000;
 
 /** A lead as the office's inbox shows it: the record, and where the office stands with it. */
-export interface InboxLead {
+export interface InboxLead extends GivenLead {
   lead: LeadRecord;
   /** The member of staff who took it, if anyone has. */
   owner: string | undefined;
@@ -41,12 +43,10 @@ export interface InboxLead {
   statusAt: Date | undefined;
   /** The first contact: who first moved it on from `new`, and when (none before, nor on a lead moved before it was recorded). */
   firstContact?: { at: Date; by: string };
-  /** Given to the account that asked (`InboxQuery.account`) by another, who and when: until they open its own page or act on it. */
-  givenBy?: { by: string; at: Date };
 }
 
 /** What the inbox shows: newest first, each condition optional. */
-export interface InboxQuery {
+export interface InboxQuery extends TeamInboxQuery {
   /** A name, e-mail, phone (its digits) or reference, or part of one. */
   search?: string;
   form?: FormType;
@@ -63,13 +63,6 @@ export interface InboxQuery {
   visitBetween?: { from: string; to: string };
   /** The waiting leads (`new`) alone, by their answer-by instant, most urgent first: not newest first. */
   urgent?: boolean;
-  /**
-   * The open leads alone (new or contacted, not done), most urgent first: the waiting ones by their answer-by instant, then
-   * those contacted, newest first ("Mine").
-   */
-  open?: boolean;
-  /** The signed-in account (its e-mail): each lead given to it by another says so (`givenBy`). */
-  account?: string;
   /** At most this many, and how many newer ones to skip. */
   limit: number;
   offset: number;
@@ -113,7 +106,7 @@ export const SAME_PERSON_PER_KEY = 11;
 export type InboxFilter = Omit<InboxQuery, 'limit' | 'offset'>;
 
 /** The office's view of the stored leads. */
-export interface OfficeInbox {
+export interface OfficeInbox extends OpenedLead {
   inbox(query: InboxQuery): Promise<InboxLead[]>;
   /**
    * Sets the status of the lead with `reference`, with `audit`'s line (none when it had that status), and says what it was;
@@ -128,8 +121,6 @@ export interface OfficeInbox {
    * owner were. `undefined` (nothing written): no such lead; `takenBy` (nothing written): the change has `onlyFrom`, another has it.
    */
   workLead(reference: string, work: LeadWork): Promise<{ from: LeadStatus; owner: string | null; takenBy?: string } | undefined>;
-  /** The lead with `reference` was opened on its own page by `account`: it is no longer marked as given to them. */
-  openedLead(reference: string, account: string): Promise<void>;
   /**
    * The leads and caught submissions sent with any of `people`'s e-mail addresses or phone numbers (normalised; an empty one
    * matches nothing): for each address and each number, its newest `SAME_PERSON_PER_KEY`, each once, newest first. One query, by index.
@@ -220,17 +211,8 @@ export interface PromiseCount {
   count: number;
 }
 
-/** One account's load: the leads it holds that wait (status new), how many of those are late, and how many it first contacted from a moment on. */
-export interface PersonLoad {
-  id: string;
-  email: string;
-  waiting: number;
-  late: number;
-  firstContacted: number;
-}
-
 /** The inbox at a glance: counts, and leads per week. Each reads an index, never every lead's row. */
-export interface OfficeOverview {
+export interface OfficeOverview extends TeamLoadRead {
   /** How many leads `query` selects, its page aside. */
   inboxCount(query: Omit<InboxQuery, 'limit' | 'offset'>): Promise<number>;
   /** Leads by status, all of them, how many were received from `since` on, and how many wait past their answer-by at `now`. */
@@ -246,11 +228,6 @@ export interface OfficeOverview {
   promiseCounts(weeks: readonly Date[], now: Date): Promise<PromiseCount[]>;
   /** How many caught submissions wait in suspected spam, counted up to `upTo` (a flood of spam costs no more to count than that). */
   spamWaiting(upTo: number): Promise<number>;
-  /**
-   * Every account's load (`PersonLoad`), by e-mail: late means past its answer-by at `now`; first contacted from `since` on
-   * (today's start). One query, each figure an index's range (`leads_held_waiting`, `leads_first_contacts`: migration 22).
-   */
-  teamLoad(since: Date, now: Date): Promise<PersonLoad[]>;
 }
 
 /** What the overview's figures are kept by, given by the service as it starts (decision 0027). */
