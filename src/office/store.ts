@@ -63,6 +63,8 @@ export interface InboxQuery extends TeamInboxQuery {
   visitBetween?: { from: string; to: string };
   /** The waiting leads (`new`) alone, by their answer-by instant, most urgent first: not newest first. */
   urgent?: boolean;
+  /** Leads whose answer-by is from `from` (included) to `before` (excluded; without it, none too): a group of the waiting (`waitingGroups`). */
+  due?: { from?: Date; before?: Date };
   /** At most this many, and how many newer ones to skip. */
   limit: number;
   offset: number;
@@ -184,7 +186,6 @@ export interface AuditTrail {
   recent(limit: number): Promise<AuditEntry[]>;
 }
 
-/** How many leads have each status, and how many came in from a moment on (today's start). */
 /** Leads by status, those received since a moment, and the waiting ones past their answer-by (`late`). */
 export type StatusCounts = Record<LeadStatus, number> & { since: number; late: number };
 
@@ -226,6 +227,11 @@ export interface OfficeOverview extends TeamLoadRead {
    * first contacts were recorded. The promise chart's figures.
    */
   promiseCounts(weeks: readonly Date[], now: Date): Promise<PromiseCount[]>;
+  /**
+   * The waiting leads (`new`) counted by their answer-by between `bounds` (ascending): before the first, from each to the next,
+   * and from the last on (with those without an answer-by): `bounds.length + 1` counts. Reads the index of waiting leads alone.
+   */
+  waitingCounts(bounds: readonly Date[]): Promise<number[]>;
   /** How many caught submissions wait in suspected spam, counted up to `upTo` (a flood of spam costs no more to count than that). */
   spamWaiting(upTo: number): Promise<number>;
 }

@@ -127,7 +127,15 @@ export function officeRoles(store: OfficeStore): {
       personSpam: true,
       exportInbox: true,
     }),
-    overview: role<OfficeOverview>(store, { inboxCount: true, statusCounts: true, leadsPerWeek: true, promiseCounts: true, spamWaiting: true, teamLoad: true }),
+    overview: role<OfficeOverview>(store, {
+      inboxCount: true,
+      statusCounts: true,
+      waitingCounts: true,
+      leadsPerWeek: true,
+      promiseCounts: true,
+      spamWaiting: true,
+      teamLoad: true,
+    }),
     spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, releaseSpam: true }),
     audit: role<AuditTrail>(store, { record: true, recent: true }),
   };

@@ -78,6 +78,11 @@ export function inboxConditions(filter: InboxFilter, param: (value: unknown) => 
   if (filter.postalCode) where.push(`leads.postal_code = ${param(filter.postalCode)}`);
   if (filter.urgent) where.push("leads.status = 'new'");
   if (filter.open) where.push("leads.status <> 'done'");
+  if (filter.due?.from)
+    where.push(
+      filter.due.before ? `leads.answer_by >= ${param(filter.due.from)}` : `(leads.answer_by >= ${param(filter.due.from)} OR leads.answer_by IS NULL)`,
+    );
+  if (filter.due?.before) where.push(`leads.answer_by < ${param(filter.due.before)}`);
   if (filter.owner === 'nobody') where.push('leads.owner IS NULL');
   else if (filter.owner && 'email' in filter.owner) where.push(`leads.owner = ${param(filter.owner.email)}`);
   else if (filter.owner) where.push(`leads.owner IN (SELECT email FROM office_users WHERE id = ${param(filter.owner.id)})`);

@@ -80,6 +80,14 @@ export function inboxConditions(filter: InboxFilter, params: Array<string | numb
   if (filter.status !== undefined && filter.status !== 'new') where.push("status <> 'new'");
   if (filter.urgent) where.push("status = 'new'");
   if (filter.open) where.push("status <> 'done'");
+  if (filter.due?.from) {
+    where.push(filter.due.before ? 'answer_by >= ?' : '(answer_by >= ? OR answer_by IS NULL)');
+    params.push(filter.due.from.toISOString());
+  }
+  if (filter.due?.before) {
+    where.push('answer_by < ?');
+    params.push(filter.due.before.toISOString());
+  }
   if (filter.owner === 'nobody') where.push('owner IS NULL');
   if (filter.visitBetween) {
     where.push("EXISTS (SELECT 1 FROM json_each(leads.fields, '$.preferredDates') WHERE value BETWEEN ? AND ?)");
