@@ -12,6 +12,7 @@ export interface AuditEntry extends AuditNote {
     | 'set a status'
     | 'released from spam'
     | 'added a note'
+    | 'recorded an attempt'
     | 'set the owner'
     | 'account added'
     | 'account removed';

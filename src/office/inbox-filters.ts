@@ -5,7 +5,7 @@
  * chose, from today to the coming Sunday, in the office's time zone.
  */
 import { zip5 } from '../leads/service-area.ts';
-import { localDateInput, nextLocalDay, parseLocalDate, thisWeek } from './local-time.ts';
+import { nextLocalDay, parseLocalDate, thisWeek } from './local-time.ts';
 export { thisWeek } from './local-time.ts';
 import { ACCOUNT_ID, LEAD_STATUSES, type InboxFilter, type LeadStatus } from './store.ts';
 import { STATUS_WORDS } from './audit-words.ts';
@@ -31,7 +31,7 @@ export const THIS_WEEK = 'this-week';
 export const EVERY_LEAD = 'all';
 
 /** What the inbox's address says of the last change (one notice at a time), and of what was left out of it. */
-const NOTICES = ['changed', 'to', 'noted', 'taken', 'let-go', 'given', 'unchanged', 'dropped'];
+const NOTICES = ['changed', 'to', 'noted', 'taken', 'let-go', 'given', 'unchanged', 'tried', 'dropped'];
 
 /**
  * Where a change made from the inbox goes back to: the view it was made from (an address under
@@ -76,6 +76,7 @@ const PARAMETERS: Record<string, (value: string) => string | undefined> = {
   zip: (value) => (ZIP.test(value.trim()) ? value.trim() : undefined),
   visit: (value) => (value === THIS_WEEK ? value : undefined),
   view: (value) => (value === EVERY_LEAD ? value : undefined),
+  from: (value) => (value === 'counts' ? value : undefined),
   // One group of the waiting leads (late, due today, due on the next working day, later): what a count at the top opens.
   due: (value) => (WAITING_GROUPS.includes(value as WaitingGroup) ? value : undefined),
   page: (value) => (/^\d{1,5}$/.test(value) && Number(value) <= 10_000 ? String(Number(value)) : undefined),
@@ -86,6 +87,7 @@ const PARAMETERS: Record<string, (value: string) => string | undefined> = {
   'let-go': reference,
   given: reference,
   unchanged: reference,
+  tried: reference,
   // One lead, by its reference: the same person's other leads link to it so, with nothing of theirs in the address.
   lead: reference,
 };
@@ -157,7 +159,7 @@ export interface InboxView {
   urgent: boolean;
   /** Of the waiting leads, one group alone (a count at the top was tapped): the page gives its answer-by range. */
   due: WaitingGroup | undefined;
-  /** What a count at the top selects alone (a status, or today's leads): the list says so, and the filters stay folded. */
+  /** Opened by a count at the top (a status, or today's leads): the filters stay folded. */
   fromCount: boolean;
 }
 
@@ -190,10 +192,8 @@ export function readInboxView(q: URLSearchParams, user: string, timeZone: string
   // No filter: the waiting leads by urgency, unless every lead was asked for.
   const urgent = !filtering && q.get('view') !== EVERY_LEAD;
   const due = urgent && WAITING_GROUPS.includes(q.get('due') as WaitingGroup) ? (q.get('due') as WaitingGroup) : undefined;
-  const today = localDateInput(now, timeZone);
-  const alone = [...q.keys()].filter((k) => !NOTICES.includes(k) && k !== 'page' && k !== 'search');
-  const fromCount =
-    handle === '' && ((alone.length === 1 && status !== undefined) || (alone.length === 2 && q.get('since') === today && q.get('until') === today));
+  // A count at the top opens its list with the filters folded (`from=counts`): the list, not the panel, comes first.
+  const fromCount = q.get('from') === 'counts';
   return {
     filter: { ...filter, urgent },
     urgent,

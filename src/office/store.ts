@@ -19,6 +19,7 @@ export type { HeldChange, HoldRules, OfficeAccounts, OfficeRole, OfficeSessions,
 import type { OfficeAccounts, OfficeSessions } from './staff-store.ts';
 import type { AuditEntry } from './audit-entry.ts';
 export type { AuditEntry } from './audit-entry.ts';
+import type { AttemptsSoFar, OfficeAttempts } from './attempts.ts';
 
 /** A note on a lead: who wrote it, when, and what was said on the call (kept with the lead, erased with it). */
 export interface LeadNote {
@@ -43,6 +44,8 @@ export interface InboxLead extends GivenLead {
   statusAt: Date | undefined;
   /** The first contact: who first moved it on from `new`, and when (none before, nor on a lead moved before it was recorded). */
   firstContact?: { at: Date; by: string };
+  /** Its attempts that reached nobody (`attempts.ts`): how many, and the last; none before the first. Not a first contact. */
+  attempts?: AttemptsSoFar;
 }
 
 /** What the inbox shows: newest first, each condition optional. */
@@ -246,4 +249,4 @@ export interface OfficeFigures {
 }
 
 /** Every office role, as one store holds them. */
-export interface OfficeStore extends OfficeAccounts, OfficeSessions, OfficeInbox, OfficeOverview, OfficeFigures, SpamFolder, AuditTrail {}
+export interface OfficeStore extends OfficeAccounts, OfficeSessions, OfficeInbox, OfficeOverview, OfficeFigures, SpamFolder, AuditTrail, OfficeAttempts {}

@@ -63,6 +63,11 @@ export const PRIVACY_COLUMNS: Readonly<Record<string, Readonly<Record<string, st
     author: "The office's notes",
     text: "The office's notes",
   },
+  lead_attempts: {
+    at: 'The attempts',
+    tried_by: 'The attempts',
+    way: 'The attempts',
+  },
   // A lead given to a colleague, marked for them until they open it: who has it, in the office's own words.
   lead_given_marks: {
     account: 'Who in the office has it',
@@ -88,6 +93,7 @@ export const PRIVACY_COLUMNS: Readonly<Record<string, Readonly<Record<string, st
 export const PRIVACY_EXEMPT: Readonly<Record<string, readonly string[]>> = {
   leads: ['id'],
   lead_notes: ['id', 'lead_id'],
+  lead_attempts: ['id', 'lead_id'],
   lead_given_marks: ['lead_id'],
   suspected_spam: ['id'],
 };

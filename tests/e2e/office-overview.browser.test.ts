@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchChromium, offlinePage } from '../support/browser.ts';
 import { freePort, startServer, type RunningServer } from '../support/server.ts';
 import { contact, newClient, quote } from '../support/fixtures.ts';
-import { addUser, showFilters, STAFF } from '../support/office.ts';
+import { addUser, openLead, showFilters, STAFF } from '../support/office.ts';
 import { seedLeads } from '../support/seed.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { chartWeeks, weekStarts } from '../../src/office/overview.ts';
@@ -118,9 +118,10 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
       }
       // One tap opens a lead in place: how to reach them, what they wrote, its status, who has it, its notes.
       await page.goto(`${server.url}/office?view=all`);
-      const row = page.locator('li.lead.compact', { hasText: 'Paige Pager 20' }).first();
-      expect(await row.getByLabel('Status').isVisible()).toBe(false);
-      await row.locator(':scope > details > summary').click();
+      const folded = page.locator('li.lead.compact', { hasText: 'Paige Pager 20' }).first();
+      expect(await folded.getByLabel('Status').isVisible()).toBe(false);
+      // Its whole part comes in place (with JavaScript), or on the lead's own page (without).
+      const row = await openLead(page, (await folded.locator('.ref').innerText()).trim());
       for (const target of [
         row.getByLabel('Status'),
         row.getByLabel('Who has it'),
@@ -149,7 +150,7 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
       // Quote requests only: 110, over three pages, each keeping the filter.
       await showFilters(page);
       await page.getByLabel('Form').selectOption('quote');
-      await page.getByRole('button', { name: 'Show' }).click();
+      await page.getByRole('button', { name: 'Apply filters' }).click();
       expect(await showing(page)).toBe('Showing 1–50 of 110 leads.');
       await page.getByRole('link', { name: 'Older leads' }).first().click();
       expect(await showing(page)).toBe('Showing 51–100 of 110 leads.');
@@ -167,7 +168,7 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
       await page.getByLabel('Name, e-mail, phone or reference').fill('paige pager');
       await showFilters(page);
       await page.locator('#status').selectOption('new');
-      await page.getByRole('button', { name: 'Show' }).click();
+      await page.getByRole('button', { name: 'Apply filters' }).click();
       expect(await showing(page)).toBe('Showing 1–50 of 92 leads.');
       await page.getByRole('link', { name: 'Older leads' }).first().click();
       expect(await showing(page)).toBe('Showing 51–92 of 92 leads.');
@@ -213,7 +214,7 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
       expect(await page.locator('li.lead.compact').count()).toBe(Math.min(50, today));
       // A search looks for one customer: the counts stay out of its way (and out of its time).
       await page.getByLabel('Name, e-mail, phone or reference').fill('Paige Pager 42');
-      await page.getByRole('button', { name: 'Show' }).click();
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
       expect(await names(page)).toEqual(['Paige Pager 42']);
       expect(await page.getByRole('navigation', { name: 'Leads by status' }).count()).toBe(0);
       await context.close();
@@ -267,8 +268,10 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
       ]);
       const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c as HTMLElement).innerText.trim())));
       expect(rows).toHaveLength(12);
-      expect(rows.map((r) => r[0])).toEqual(labels);
-      rows.forEach((r, week) => {
+      // The newest week first.
+      expect(rows.map((r) => r[0])).toEqual([...labels].reverse());
+      rows.forEach((r, row) => {
+        const week = rows.length - 1 - row;
         const c = expected.get(week) ?? { deep: 0, standard: 0, contact: 0 };
         expect(r.slice(1), labels[week]).toEqual([c.standard, c.deep, 0, 0, 0, 0, c.contact, c.deep + c.standard + c.contact].map(String));
       });

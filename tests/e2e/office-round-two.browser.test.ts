@@ -48,7 +48,7 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
   /** Searches the inbox for `text` as the office types it. */
   async function search(page: Page, text: string) {
     await page.getByLabel('Name, e-mail, phone or reference').fill(text);
-    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
   }
 
@@ -220,10 +220,10 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
       await page.goto(`${server.url}/office`);
       await showFilters(page);
       await page.getByLabel('Taken by').selectOption('mine');
-      await page.getByRole('button', { name: 'Show' }).click();
+      await page.getByRole('button', { name: 'Apply filters' }).click();
       expect(await page.locator('li.lead', { hasText: reference }).count()).toBe(1);
       await page.getByLabel('Taken by').selectOption('nobody');
-      await page.getByRole('button', { name: 'Show' }).click();
+      await page.getByRole('button', { name: 'Apply filters' }).click();
       expect(await page.locator('li.lead', { hasText: reference }).count()).toBe(0);
       // The audit trail says a note was added, never what it says.
       await page.goto(`${server.url}/office/system`);

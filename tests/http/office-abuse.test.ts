@@ -228,6 +228,7 @@ describe("the office's page against abuse, in process", () => {
       '/office/status': { reference, status: 'done', back: '/office' },
       '/office/take': { reference, take: 'yes', back: '/office' },
       '/office/work': { reference, status: 'done', 'was-status': 'new', owner: 'me', 'was-owner': 'nobody', note: 'From elsewhere.', back: '/office' },
+      '/office/attempt': { reference, way: 'call', back: '/office' },
       '/office/search': { list: 'inbox', q: 'Cy Elsewhere' },
       '/office/spam': { id: 'nothing-caught' },
       '/office/delete': { person: 'cy.elsewhere@example.com', confirm: 'yes', lead: id },

@@ -14,6 +14,7 @@ import {
 } from '../../office/store.ts';
 import { inboxSearch } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type PostgresHandle } from './handle.ts';
+import { attemptsOf } from './office-attempts.ts';
 
 export type InboxRow = LeadRow & {
   status: LeadStatus;
@@ -101,7 +102,7 @@ export function inboxWhere(filter: InboxFilter, param: (value: unknown) => strin
   return where.length ? `WHERE ${where.join(' AND ')}` : '';
 }
 
-/** The rows `rows` as the inbox shows them, with their notes (oldest first), and those given to `account` marked so. */
+/** The rows `rows` as the inbox shows them, with their notes (oldest first), their attempts (how many, the last), and those given to `account` marked so. */
 export async function inboxLeads(handle: PostgresHandle, rows: InboxRow[], account?: string): Promise<InboxLead[]> {
   const notes = new Map<string, LeadNote[]>();
   const given = new Map<string, { by: string; at: Date }>();
@@ -125,6 +126,11 @@ export async function inboxLeads(handle: PostgresHandle, rows: InboxRow[], accou
         .catch(handle.unavailable)
     ).rows)
       notes.set(n.lead_id, [...(notes.get(n.lead_id) ?? []), { at: n.at, by: n.author, text: n.text }]);
+  // Each lead's attempts so far (how many, the last): one query for the page.
+  const attempts = await attemptsOf(
+    handle,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     lead: rowToLead(r),
     owner: r.owner ?? undefined,
@@ -133,6 +139,7 @@ export async function inboxLeads(handle: PostgresHandle, rows: InboxRow[], accou
     statusBy: r.status_by ?? undefined,
     statusAt: r.status_at ?? undefined,
     ...(r.first_contact_at && { firstContact: { at: r.first_contact_at, by: r.first_contact_by ?? '' } }),
+    ...(attempts.has(r.id) && { attempts: attempts.get(r.id)! }),
     ...(given.has(r.id) && { givenBy: given.get(r.id) }),
   }));
 }

@@ -97,6 +97,20 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     sql: `CREATE INDEX leads_without_answer_by ON leads (received_at) WHERE answer_by IS NULL;`,
   },
   {
+    version: 20,
+    name: 'attempts: a call, text or e-mail that reached nobody, by whom, when and how, kept and erased with its lead',
+    sql: `
+      CREATE TABLE lead_attempts (
+        id bigserial PRIMARY KEY,
+        lead_id text NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        at timestamptz NOT NULL,
+        tried_by text NOT NULL,
+        way text NOT NULL CHECK (way IN ('call', 'text', 'email'))
+      );
+      CREATE INDEX lead_attempts_by_lead ON lead_attempts (lead_id, at);
+    `,
+  },
+  {
     version: 22,
     name: "the team's load: each account's waiting leads and first contacts by index; a lead given to someone marked for them until they open it or act on it",
     // Both indexes leave out what a new lead has (nobody's, no first contact): a lead comes in without writing them.

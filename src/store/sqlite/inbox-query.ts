@@ -13,6 +13,7 @@ import {
 } from '../../office/store.ts';
 import { inboxSearch } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
+import { attemptsOf } from './office-attempts.ts';
 
 export type InboxRow = LeadRow & {
   status: LeadStatus;
@@ -102,7 +103,7 @@ export function inboxWhere(filter: InboxFilter, params: Array<string | number>):
   return where.length ? `WHERE ${where.join(' AND ')}` : '';
 }
 
-/** The rows `rows` as the inbox shows them, with their notes (oldest first), and those given to `account` marked so. */
+/** The rows `rows` as the inbox shows them, with their notes (oldest first), their attempts (how many, the last), and those given to `account` marked so. */
 export function inboxLeads(handle: SqliteHandle, rows: InboxRow[], account?: string): InboxLead[] {
   const byLead = new Map<string, LeadNote[]>();
   const given = new Map<string, { by: string; at: Date }>();
@@ -119,6 +120,11 @@ export function inboxLeads(handle: SqliteHandle, rows: InboxRow[], account?: str
     for (const n of notes) byLead.set(n.lead_id, [...(byLead.get(n.lead_id) ?? []), { at: new Date(n.at), by: n.author, text: n.text }]);
   }
   const disclosureText = handle.disclosureTexts();
+  // Each lead's attempts so far (how many, the last): one query for the page.
+  const attempts = attemptsOf(
+    handle,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     lead: rowToLead(r, disclosureText),
     owner: r.owner ?? undefined,
@@ -127,6 +133,7 @@ export function inboxLeads(handle: SqliteHandle, rows: InboxRow[], account?: str
     statusBy: r.status_by ?? undefined,
     statusAt: r.status_at ? new Date(r.status_at) : undefined,
     ...(r.first_contact_at && { firstContact: { at: new Date(r.first_contact_at), by: r.first_contact_by ?? '' } }),
+    ...(attempts.has(r.id) && { attempts: attempts.get(r.id)! }),
     ...(given.has(r.id) && { givenBy: given.get(r.id) }),
   }));
 }
