@@ -11,6 +11,8 @@ export interface AuditEntry extends AuditNote {
     | 'deleted on request'
     | 'set a status'
     | 'released from spam'
+    | 'marked not a customer'
+    | 'put back in spam'
     | 'added a note'
     | 'recorded an attempt'
     | 'set the owner'

@@ -52,7 +52,12 @@ const HELD: Record<string, (field: (name: string) => string) => string> = {
   '/office/attempt': (f) =>
     `Record on ${f('reference')}: ${isAttemptWay(f('way')) ? ATTEMPT_WORDS[f('way') as AttemptWay].button.toLowerCase() : 'tried, no answer'}.`,
   '/office/search': (f) => `Search for “${f('q')}”.`,
-  '/office/spam': () => 'Move a submission that was caught as spam into the inbox.',
+  '/office/spam': (f) =>
+    f('do') === 'not-a-customer'
+      ? 'Mark a submission that was caught as spam “Not a customer”.'
+      : f('do') === 'put-back'
+        ? 'Put a submission marked “Not a customer” back among the suspected spam that waits for review.'
+        : 'Move a submission that was caught as spam into the inbox.',
   '/office/delete': (f) => `Look up what is kept for ${f('person')} again, to delete it on request (you will see it all before anything is deleted).`,
 };
 

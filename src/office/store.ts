@@ -7,7 +7,6 @@ import type { LeadRecord, SubmissionMeta } from '../leads/lead.ts';
 import type { FormType } from '../leads/schema.ts';
 import type { OfficeClock } from './figures-clock.ts';
 import type { GivenLead, OpenedLead, TeamInboxQuery, TeamLoadRead } from './team-load.ts';
-export type { PersonLoad } from './team-load.ts';
 export type { OfficeClock } from './figures-clock.ts';
 
 /** Where the office stands with a lead. */
@@ -156,11 +155,15 @@ export interface SuspectedSpam {
   /** The answers as sent (the API's names) and how they came. */
   body: Record<string, unknown>;
   meta: Omit<SubmissionMeta, 'now'>;
+  /** Marked "not a customer" (who, when): no longer waiting for review, kept until its time to be removed as the rest. */
+  notACustomer?: { by: string; at: Date };
 }
 
 /** Which caught submissions to list: one search, as the inbox's, and a page. */
 export interface SpamQuery {
   search?: string;
+  /** Only those marked "not a customer" (`true`), only those still waiting (`false`), or all (absent). */
+  notACustomer?: boolean;
   limit: number;
   offset: number;
 }
@@ -178,6 +181,16 @@ export interface SpamFolder {
    * spam, with `audit`'s line. `gone` when it is no longer kept (released meanwhile, or expired).
    */
   releaseSpam(id: string, lead: LeadRecord, audit: (taken: SpamRelease) => AuditEntry): Promise<SpamRelease | { kind: 'gone' }>;
+  /**
+   * Marks the caught submission `id` "not a customer" (`mark`: who, when; out of the waiting count), or takes the mark off
+   * (`undefined`: put back), with `audit`'s line for its reference, in one transaction; no line when it already was so
+   * (`changed: false`). `undefined` when it is no longer kept.
+   */
+  markNotACustomer(
+    id: string,
+    mark: { by: string; at: Date } | undefined,
+    audit: (reference: string) => AuditEntry,
+  ): Promise<{ reference: string; changed: boolean } | undefined>;
 }
 
 /** A released submission: a new lead, or the one it duplicates; with the reference the inbox shows. */

@@ -140,7 +140,7 @@ export function officeRoles(store: OfficeStore): {
       spamWaiting: true,
       teamLoad: true,
     }),
-    spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, releaseSpam: true }),
+    spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, releaseSpam: true, markNotACustomer: true }),
     audit: role<AuditTrail>(store, { record: true, recent: true }),
     attempts: role<OfficeAttempts>(store, { recordAttempt: true }),
   };

@@ -86,6 +86,9 @@ export const PRIVACY_COLUMNS: Readonly<Record<string, Readonly<Record<string, st
     status: 'kept aside, as it was sent',
     status_by: 'kept aside, as it was sent',
     status_at: 'kept aside, as it was sent',
+    // The office's mark "not a customer" (migration 21).
+    dismissed_at: 'marks it as not a customer, with who marked it and when',
+    dismissed_by: 'marks it as not a customer, with who marked it and when',
   },
 };
 

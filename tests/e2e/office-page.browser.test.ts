@@ -228,9 +228,12 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
       .click();
     const caught = page.locator('li.lead', { hasText: reference });
     expect(await caught.innerText()).toContain('Quick Quentin');
+    await caught.locator('summary').click();
     expect(await caught.innerText()).toContain('faster than a person types');
     const mailsBefore = sink.received.length;
+    // The move is asked about first, in words; then made.
     await caught.getByRole('button', { name: 'Move to the inbox' }).click();
+    await page.getByRole('button', { name: 'Yes, move it to the inbox' }).click();
     expect(await page.getByRole('status').innerText()).toContain(`Moved to the inbox as ${reference}.`);
     expect(await page.locator('li.lead', { hasText: reference }).count()).toBe(0);
     expect(storedEmails(server.databaseUrl)).toContain('quick.quentin@example.com');

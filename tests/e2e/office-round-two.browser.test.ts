@@ -128,7 +128,9 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
       expect(await caught.innerText()).toContain('Bjørn Straße');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(options.width ?? 1024);
       if (options.javaScript) {
+        await caught.locator('summary').click();
         await caught.getByRole('button', { name: 'Move to the inbox' }).click();
+        await page.getByRole('button', { name: 'Yes, move it to the inbox' }).click();
         expect(await page.getByRole('status').innerText()).toContain(`Moved to the inbox as ${caughtReference}.`);
         await page.goto(`${server.url}/office`);
         await search(page, 'Straße');

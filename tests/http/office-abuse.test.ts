@@ -230,7 +230,7 @@ describe("the office's page against abuse, in process", () => {
       '/office/work': { reference, status: 'done', 'was-status': 'new', owner: 'me', 'was-owner': 'nobody', note: 'From elsewhere.', back: '/office' },
       '/office/attempt': { reference, way: 'call', back: '/office' },
       '/office/search': { list: 'inbox', q: 'Cy Elsewhere' },
-      '/office/spam': { id: 'nothing-caught' },
+      '/office/spam': { id: 'nothing-caught', do: 'not-a-customer' },
       '/office/delete': { person: 'cy.elsewhere@example.com', confirm: 'yes', lead: id },
     };
     // Every route under src/pages/office/ that takes a POST: an endpoint's POST, or a page that reads one.

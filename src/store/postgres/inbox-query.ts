@@ -31,6 +31,8 @@ export type SpamRow = {
   received_at: Date;
   reason: SuspectedSpam['reason'];
   submission: Pick<SuspectedSpam, 'body' | 'meta'>;
+  dismissed_at?: Date | null;
+  dismissed_by?: string | null;
 };
 
 export const toSpam = (r: SpamRow): SuspectedSpam => ({
@@ -41,6 +43,7 @@ export const toSpam = (r: SpamRow): SuspectedSpam => ({
   reason: r.reason,
   body: r.submission.body,
   meta: r.submission.meta,
+  ...(r.dismissed_at && { notACustomer: { by: r.dismissed_by ?? '', at: r.dismissed_at } }),
 });
 
 /** The tables a search looks in, and the key of their rows. */

@@ -30,11 +30,22 @@ export type SpamRow = {
   received_at: string;
   reason: SuspectedSpam['reason'];
   submission: string;
+  dismissed_at?: string | null;
+  dismissed_by?: string | null;
 };
 
 export const toSpam = (r: SpamRow): SuspectedSpam => {
   const { body, meta } = JSON.parse(r.submission) as Pick<SuspectedSpam, 'body' | 'meta'>;
-  return { id: r.id, reference: r.reference, formType: r.form_type, receivedAt: new Date(r.received_at), reason: r.reason, body, meta };
+  return {
+    id: r.id,
+    reference: r.reference,
+    formType: r.form_type,
+    receivedAt: new Date(r.received_at),
+    reason: r.reason,
+    body,
+    meta,
+    ...(r.dismissed_at && { notACustomer: { by: r.dismissed_by ?? '', at: new Date(r.dismissed_at) } }),
+  };
 };
 
 /** The tables a search looks in, and the key of their rows. */

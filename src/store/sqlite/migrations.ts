@@ -197,6 +197,17 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 21,
+    name: 'suspected spam marked "not a customer" (who, when): out of the waiting count, kept until its time as the rest',
+    // The count of what waits and the spam page's two lists each read an index of their own part, newest first.
+    sql: `
+      ALTER TABLE suspected_spam ADD COLUMN dismissed_at TEXT;
+      ALTER TABLE suspected_spam ADD COLUMN dismissed_by TEXT;
+      CREATE INDEX suspected_spam_waiting ON suspected_spam (received_at) WHERE dismissed_at IS NULL;
+      CREATE INDEX suspected_spam_dismissed ON suspected_spam (received_at) WHERE dismissed_at IS NOT NULL;
+    `,
+  },
+  {
     version: 22,
     name: "the team's load: each account's waiting leads and first contacts by index; a lead given to someone marked for them until they open it or act on it",
     // Both indexes leave out what a new lead has (nobody's, no first contact): a lead comes in without writing them.

@@ -120,10 +120,16 @@ export function sqliteOverview(handle: SqliteHandle, clock: DayClock): OfficeOve
         const waiting = sum("SELECT sum(n) AS n FROM lead_status_counts WHERE status = 'new'");
         return [...counts, Math.max(0, waiting - counts.reduce((a, b) => a + b, 0))];
       }),
-    // The first `upTo` entries of the index of receipt (migration 7), never the rows: a few microseconds, however many a flood left.
+    // The first `upTo` entries of the index of those not marked "not a customer" (migration 21), never the rows: a few microseconds, however many a flood left.
     spamWaiting: (upTo) =>
       guard(() =>
-        Number((db.prepare('SELECT count(*) AS n FROM (SELECT 1 FROM suspected_spam INDEXED BY suspected_spam_by_time LIMIT ?)').get(upTo) as { n: number }).n),
+        Number(
+          (
+            db
+              .prepare('SELECT count(*) AS n FROM (SELECT 1 FROM suspected_spam INDEXED BY suspected_spam_waiting WHERE dismissed_at IS NULL LIMIT ?)')
+              .get(upTo) as { n: number }
+          ).n,
+        ),
       ),
     // Each account's figures, each a range of an index that holds only what it counts (migration 22): never the leads' rows.
     teamLoad: (since, now) =>
