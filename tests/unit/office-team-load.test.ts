@@ -14,6 +14,7 @@ import { toLeadRecord } from '../../src/leads/lead.ts';
 import { validateLead } from '../../src/leads/validate.ts';
 import { personOf, purge, purgeCutoffs } from '../../src/leads/retention.ts';
 import { addNote, takeLead, workLead } from '../../src/office/notes.ts';
+import { recordAttempt } from '../../src/office/attempts.ts';
 import { changeStatus } from '../../src/office/status.ts';
 import { readInboxView } from '../../src/office/inbox-filters.ts';
 import type { Store } from '../../src/store/index.ts';
@@ -161,19 +162,20 @@ for (const kind of KINDS) {
     });
 
     it('marks a lead given by another for its receiver alone, until they open its own page or act on it', async () => {
-      const [opened, noted, taken, statused, kept] = [
+      const [tried, opened, noted, taken, statused, kept] = [
+        await stored(store, at(-11), at(0.5)),
         await stored(store, at(-10), at(1)),
         await stored(store, at(-9), at(2)),
         await stored(store, at(-8), at(3)),
         await stored(store, at(-7), at(4)),
         await stored(store, at(-6), at(5)),
       ];
-      for (const { reference } of [opened, noted, taken, statused, kept]) await give(reference, HELPER, BOSS, at(-2));
+      for (const { reference } of [tried, opened, noted, taken, statused, kept]) await give(reference, HELPER, BOSS, at(-2));
       // Taken by oneself, or let go: no mark.
       const own = await stored(store, at(-5), at(6));
       await takeLead(store, own.reference, true, HELPER, { now: at(-2) });
       const mark = { by: BOSS, at: at(-2) };
-      for (const { reference } of [opened, noted, taken, statused, kept]) {
+      for (const { reference } of [tried, opened, noted, taken, statused, kept]) {
         expect((await lead(reference, HELPER)).givenBy).toEqual(mark);
         // Shown to the receiver alone: not to the giver, nor to a colleague, nor without an account.
         for (const account of [BOSS, OTHER, undefined]) expect((await lead(reference, account)).givenBy).toBeUndefined();
@@ -185,17 +187,19 @@ for (const kind of KINDS) {
           .filter((i) => i.givenBy)
           .map((i) => i.lead.reference)
           .sort(),
-      ).toEqual([opened, noted, taken, statused, kept].map((l) => l.reference).sort());
+      ).toEqual([tried, opened, noted, taken, statused, kept].map((l) => l.reference).sort());
 
-      // Its own page opened, a note, taking it again (which changes nothing), a status: each clears the receiver's mark alone.
+      // Its own page opened, a call that reached nobody, a note, taking it again (which changes nothing), a status: each clears
+      // the receiver's mark alone.
       await store.openedLead(opened.reference, HELPER);
+      expect(await recordAttempt(store, tried.reference, 'call', HELPER, at(0))).toEqual({ kind: 'recorded' });
       await addNote(store, noted.reference, 'Called, left a message.', HELPER, at(0));
       await takeLead(store, taken.reference, true, HELPER, { now: at(0) });
       await changeStatus(store, { reference: statused.reference, status: 'contacted' }, HELPER, at(0));
       // Another's action, or another's opening of it, leaves the mark.
       await addNote(store, kept.reference, 'Boss: please call today.', BOSS, at(0));
       await store.openedLead(kept.reference, OTHER);
-      for (const { reference } of [opened, noted, taken, statused]) expect((await lead(reference, HELPER)).givenBy).toBeUndefined();
+      for (const { reference } of [tried, opened, noted, taken, statused]) expect((await lead(reference, HELPER)).givenBy).toBeUndefined();
       expect((await lead(kept.reference, HELPER)).givenBy).toEqual(mark);
 
       // Given on: the mark moves to the new holder, by whoever gave it; let go, it is nobody's mark.
