@@ -3,7 +3,7 @@
  * routes' intake and the mail job's outbox cannot reach them). The stores under `src/store/`
  * implement them beside the lead roles; this module imports only the lead domain.
  */
-import type { LeadRecord, SubmissionMeta } from '../leads/lead.ts';
+import type { LeadRecord } from '../leads/lead.ts';
 import type { FormType } from '../leads/schema.ts';
 import type { OfficeClock } from './figures-clock.ts';
 import type { GivenLead, OpenedLead, TeamInboxQuery, TeamLoadRead } from './team-load.ts';
@@ -19,6 +19,8 @@ import type { OfficeAccounts, OfficeSessions } from './staff-store.ts';
 import type { AuditEntry } from './audit-entry.ts';
 export type { AuditEntry } from './audit-entry.ts';
 import type { AttemptsSoFar, OfficeAttempts } from './attempts.ts';
+import type { SpamFolder, SuspectedSpam } from './spam-store.ts';
+export type { SpamFolder, SpamQuery, SpamReason, SpamRelease, SuspectedSpam } from './spam-store.ts';
 
 /** A note on a lead: who wrote it, when, and what was said on the call (kept with the lead, erased with it). */
 export interface LeadNote {
@@ -140,61 +142,6 @@ export interface OfficeInbox extends OpenedLead {
    */
   exportInbox(filter: InboxFilter): AsyncIterable<InboxLead>;
 }
-
-/** Which trap caught a submission. */
-export type SpamReason = 'hidden field filled in' | 'no valid form token' | 'sent faster than a person fills it in';
-
-/** A web-form submission the spam traps caught: kept aside, as it came, to be released or to expire. */
-export interface SuspectedSpam {
-  id: string;
-  /** The reference the sender was shown, which a released lead keeps. */
-  reference: string;
-  formType: FormType;
-  receivedAt: Date;
-  reason: SpamReason;
-  /** The answers as sent (the API's names) and how they came. */
-  body: Record<string, unknown>;
-  meta: Omit<SubmissionMeta, 'now'>;
-  /** Marked "not a customer" (who, when): no longer waiting for review, kept until its time to be removed as the rest. */
-  notACustomer?: { by: string; at: Date };
-}
-
-/** Which caught submissions to list: one search, as the inbox's, and a page. */
-export interface SpamQuery {
-  search?: string;
-  /** Only those marked "not a customer" (`true`), only those still waiting (`false`), or all (absent). */
-  notACustomer?: boolean;
-  limit: number;
-  offset: number;
-}
-
-/** Suspected spam, kept aside from the leads: no office e-mail, not counted, removed after `SPAM_KEEP_DAYS`. */
-export interface SpamFolder {
-  /** Keeps a caught submission; `emailNormalised` and `phoneE164` let a deletion on request find it. */
-  keepSpam(spam: SuspectedSpam, person: { emailNormalised: string; phoneE164: string }): Promise<void>;
-  /** What `query` selects, newest first (the inbox's search: name, e-mail, phone digits, reference). */
-  listSpam(query: SpamQuery): Promise<SuspectedSpam[]>;
-  findSpam(id: string): Promise<SuspectedSpam | undefined>;
-  /**
-   * Takes the caught submission `id` in as `lead`, in one transaction: stored as the intake stores
-   * a lead (or found to be a duplicate of one taken in the last 24 hours), removed from suspected
-   * spam, with `audit`'s line. `gone` when it is no longer kept (released meanwhile, or expired).
-   */
-  releaseSpam(id: string, lead: LeadRecord, audit: (taken: SpamRelease) => AuditEntry): Promise<SpamRelease | { kind: 'gone' }>;
-  /**
-   * Marks the caught submission `id` "not a customer" (`mark`: who, when; out of the waiting count), or takes the mark off
-   * (`undefined`: put back), with `audit`'s line for its reference, in one transaction; no line when it already was so
-   * (`changed: false`). `undefined` when it is no longer kept.
-   */
-  markNotACustomer(
-    id: string,
-    mark: { by: string; at: Date } | undefined,
-    audit: (reference: string) => AuditEntry,
-  ): Promise<{ reference: string; changed: boolean } | undefined>;
-}
-
-/** A released submission: a new lead, or the one it duplicates; with the reference the inbox shows. */
-export type SpamRelease = { kind: 'created'; reference: string } | { kind: 'duplicate'; reference: string };
 
 export interface AuditTrail {
   record(entry: AuditEntry): Promise<void>;
