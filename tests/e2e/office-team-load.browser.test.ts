@@ -59,8 +59,11 @@ describe.skipIf(!chromiumAvailable())('the team’s load in Chromium', () => {
 
       // The load, on the inbox's first page: one row per account, the helper's waiting leads a link to that list.
       await boss.page.goto(`${server.url}/office`);
-      const load = boss.page.locator('section.team-load');
+      // Folded to its totals, so that the phone's first screen stays the waiting leads; a tap opens it.
+      const load = boss.page.locator('details.team-load');
       expect(await load.getByRole('heading', { name: 'The team’s load' }).isVisible()).toBe(true);
+      expect(await load.locator('summary').innerText()).toMatch(new RegExp(`${round + 1} waiting, 0 late`));
+      await load.locator('summary').click();
       const helperRow = load.locator('tbody tr', { hasText: HELPER.email });
       // Waiting (a given lead each round, none answered yet), late (none yet due), first contacted today (none).
       const [waiting, late, today] = (await helperRow.locator('td').allInnerTexts()).map((t) => t.trim());
@@ -80,7 +83,7 @@ describe.skipIf(!chromiumAvailable())('the team’s load in Chromium', () => {
       // Staff see no load; the lead given to them is marked, in its row, until they open its own page.
       const helper = await visitor(javaScript);
       await signInOnPage(helper.page, server.url, HELPER);
-      expect(await helper.page.locator('section.team-load').count()).toBe(0);
+      expect(await helper.page.locator('.team-load').count()).toBe(0);
       expect(await helper.page.getByText('The team’s load').count()).toBe(0);
       await helper.page.goto(`${server.url}/office?owner=mine`);
       expect(await helper.page.locator(`#lead-${given} summary .given-mark`).innerText()).toBe(`Given to you by ${STAFF.email}`);
@@ -156,14 +159,16 @@ describe.skipIf(!chromiumAvailable())('the team’s load, in pictures', () => {
   it('draws the owner’s inbox on a phone with the team’s load, and Maria’s “Mine” with the leads given to her marked', async () => {
     const boss = await offlinePage(browser, server.url, { viewport: PHONE, extraHTTPHeaders: newClient() });
     await signInOnPage(boss.page, server.url);
-    const load = boss.page.locator('section.team-load');
+    const load = boss.page.locator('details.team-load');
+    expect(await load.locator('summary').innerText()).toMatch(/7 waiting, 3 late/);
+    await load.locator('summary').click();
     const rows = (await load.locator('tbody tr').allInnerTexts()).map((row) => row.replace(/\s+/g, ' ').trim());
     expect(rows).toEqual([
       expect.stringMatching(/^You 1 .* 1 0$/),
       expect.stringMatching(/^maria@example.com 4 .* 2 1$/),
       expect.stringMatching(/^sam@example.com 2 .* 0 1$/),
     ]);
-    await boss.page.evaluate(() => document.querySelector('.team-load')!.scrollIntoView({ block: 'start' }));
+    await boss.page.evaluate(() => (document.querySelector('.team-load')!.scrollIntoView({ block: 'start' }), window.scrollBy(0, -12)));
     await saveGuidePicture(boss.page, 'office-team-load');
     await boss.context.close();
 
