@@ -97,10 +97,11 @@ describe.skipIf(!chromiumAvailable())('suspected spam on a phone, in Chromium', 
       await page.goto(`${server.url}/office/spam`);
       const rows = page.locator('ol.caught-waiting > li.lead.caught');
       expect(await rows.count()).toBeGreaterThanOrEqual(FLOOD + 2);
-      // Compact: each row a line or two, closed; the page a couple of screens for all of them (opened, they were ten).
-      for (const height of await rows.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height))) expect(height).toBeLessThan(120);
+      // Compact: each row three short lines at most (who, why and when, the first words), closed; the page three screens and a
+      // half for all of them (the 13 opened cards the issue measured were ten and a half).
+      for (const height of await rows.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height))) expect(height).toBeLessThan(150);
       const screens = await page.evaluate((h) => document.documentElement.scrollHeight / h, VIEW.height);
-      expect(screens).toBeLessThan(3);
+      expect(screens).toBeLessThan(3.5);
       // Every row opened, as the cards were: several times the height.
       const allOpened = await page.evaluate((h) => {
         for (const d of document.querySelectorAll('li.caught > details')) (d as HTMLDetailsElement).open = true;
