@@ -8,10 +8,10 @@
  * to be not allowed. The phone number is shown in one national format ("(503) 555-0160").
  * Pure: the inbox's rows and the office's e-mail both use it.
  */
-import { CHOICE_WORDS, CONTACT_WAYS } from '../leads/fields.ts';
+import { CONTACT_WAYS } from '../leads/fields.ts';
 import type { ContactWay } from '../leads/contact-ways.ts';
 import { formatUsPhone, toE164UsPhone } from '../leads/phone.ts';
-import { textList } from './lead-words.ts';
+import { choiceWords, textList } from './lead-words.ts';
 
 /** One way the office may reach the customer, as a link. */
 export interface ReachLink {
@@ -32,7 +32,7 @@ export interface Reach {
   links: ReachLink[];
   /** The ways the customer left out, in words: "no calls, no texts"; empty when they left none out. */
   refused: string;
-  /** Their first choice when their limits leave it out, in words; empty otherwise. */
+  /** Why their first choice is not followed, when their limits leave it out: "not allowed: their own limit says no calls"; empty otherwise. */
   firstRefused: string;
   /** The phone number in national format ("(503) 555-0160"); as typed when it is not a number the office can dial; empty without one. */
   phone: string;
@@ -75,9 +75,17 @@ export function reachOf(given: { phone?: unknown; email?: unknown; allowedContac
     return to ? [{ way, verb: VERBS[way], first: way === first, ...to }] : [];
   });
   const left = CONTACT_WAYS.filter((w) => !allowed.includes(w));
-  const firstRefused =
-    isWay(preferred) && !allowed.includes(preferred)
-      ? `They chose ${CHOICE_WORDS.preferredContact[preferred].toLowerCase()} first, but their own limit says ${REFUSED[preferred]}: keep to the limit.`
-      : '';
+  const firstRefused = isWay(preferred) && !allowed.includes(preferred) ? `not allowed: their own limit says ${REFUSED[preferred]}` : '';
   return { links, refused: left.map((w) => REFUSED[w]).join(', '), firstRefused, phone };
+}
+
+/**
+ * Their first choice (`preferredContact`) in words, "A text message"; one their limits leave out
+ * says so: "A phone call (not allowed: their own limit says no calls)". Empty without one.
+ */
+export function firstChoiceWords(given: { allowedContact?: unknown; preferredContact?: unknown }): string {
+  const preferred = trimmed(given.preferredContact);
+  if (!preferred) return '';
+  const { firstRefused } = reachOf(given);
+  return `${choiceWords('preferredContact', preferred)}${firstRefused ? ` (${firstRefused})` : ''}`;
 }

@@ -4,7 +4,7 @@
  * outside the limits is not followed, and said so.
  */
 import { describe, expect, it } from 'vitest';
-import { allowedWays, reachOf } from '../../src/office/reach.ts';
+import { allowedWays, firstChoiceWords, reachOf } from '../../src/office/reach.ts';
 
 const ANN = { phone: '5035550160', email: 'ann.example@example.com' };
 const hrefs = (given: Parameters<typeof reachOf>[0]) => reachOf(given).links.map((l) => l.href);
@@ -43,7 +43,11 @@ describe('reaching a customer as they allow', () => {
     const reach = reachOf({ ...ANN, allowedContact: ['email'], preferredContact: 'call' });
     expect(reach.links.map((l) => [l.href, l.first])).toEqual([['mailto:ann.example@example.com', false]]);
     expect(reach.refused).toBe('no calls, no texts');
-    expect(reach.firstRefused).toBe('They chose a phone call first, but their own limit says no calls: keep to the limit.');
+    expect(reach.firstRefused).toBe('not allowed: their own limit says no calls');
+    expect(firstChoiceWords({ allowedContact: ['email'], preferredContact: 'call' })).toBe('A phone call (not allowed: their own limit says no calls)');
+    expect(firstChoiceWords({ allowedContact: ['email', 'text'], preferredContact: 'text' })).toBe('A text message');
+    expect(firstChoiceWords({ preferredContact: 'call' })).toBe('A phone call');
+    expect(firstChoiceWords({ allowedContact: ['email'] })).toBe('');
   });
 
   it('reads stored values as they may be: unknown ways left out, an empty or missing list is no limit, no phone or address no link', () => {
