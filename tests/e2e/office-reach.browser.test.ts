@@ -74,7 +74,8 @@ describe.skipIf(!chromiumAvailable())('reaching the customer as they allow, and 
       await openLead(page, textOnly);
       const tessLine = tess.locator('.lead-open .reach');
       expect(await tessLine.locator('a').first().getAttribute('href')).toBe('sms:+15035550161');
-      expect(await tessLine.locator('a').first().innerText()).toBe('Text (503) 555-0161');
+      // Its name says whom it reaches.
+      expect(await tessLine.getByRole('link', { name: 'Text (503) 555-0161', exact: true }).getAttribute('href')).toBe('sms:+15035550161');
       expect((await tessLine.locator('a').first().boundingBox())!.height).toBeGreaterThanOrEqual(44);
 
       // No limit: all three, the text they chose first leading, the number as the office dials it.
