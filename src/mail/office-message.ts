@@ -13,9 +13,8 @@ import type { LeadRecord } from '../leads/lead.ts';
 import { formatUsPhone } from '../leads/phone.ts';
 import type { ServiceArea } from '../leads/service-area.ts';
 import { bedroomsWords, choiceWords, contactLimitWords, daysWords, OFFICE_LABELS, spanWords, textList, zipWords } from '../office/lead-words.ts';
-import { zoneAbbreviation } from '../office/local-time.ts';
+import { shortTime, zoneAbbreviation } from '../office/local-time.ts';
 import { firstChoiceWords, reachOf } from '../office/reach.ts';
-import { dateFormat } from '../lib/time.ts';
 
 /** What every message shares: the office's addresses, the site and the company. */
 export interface OfficeMailSettings {
@@ -99,11 +98,10 @@ function paragraphs(value: string): string {
 
 const LOOKS_LIKE_ADDRESS = /^[^\s@<>",;:\\()[\]]+@[^\s@<>",;:\\()[\]]+\.[^\s@<>",;:\\()[\]]+$/;
 
-/** When the lead came, in the office's time zone and in UTC. */
-function receivedWords(receivedAt: string, timeZone: string): string {
-  const at = new Date(receivedAt);
-  const local = dateFormat('en-US', { dateStyle: 'full', timeStyle: 'short', timeZone }).format(at);
-  return `${local} ${zoneAbbreviation(at, timeZone)}`;
+/** A moment of the lead in the office's words and time zone ("Sun 22 Nov, 9:03 am PST"), its year said when not the year it came in. */
+function receivedWords(moment: string, timeZone: string, receivedAt = moment): string {
+  const at = new Date(moment);
+  return `${shortTime(at, timeZone, new Date(receivedAt))} ${zoneAbbreviation(at, timeZone)}`;
 }
 
 /**
@@ -185,7 +183,9 @@ export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): O
   const canReply = LOOKS_LIKE_ADDRESS.test(address);
 
   // The promise the customer was given: the office answers by then.
-  const promised = lead.answerBy ? [`Answer by: ${receivedWords(lead.answerBy, settings.company.timeZone)} (the customer was told to expect it by then)`] : [];
+  const promised = lead.answerBy
+    ? [`Answer by: ${receivedWords(lead.answerBy, settings.company.timeZone, lead.receivedAt)} (the customer was told to expect it by then)`]
+    : [];
   const text = [
     `${what} from ${name}, received ${received}.`,
     ...promised,

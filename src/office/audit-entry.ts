@@ -11,7 +11,10 @@ export interface AuditEntry extends AuditNote {
     | 'deleted on request'
     | 'set a status'
     | 'released from spam'
+    | 'marked not a customer'
+    | 'put back in spam'
     | 'added a note'
+    | 'recorded an attempt'
     | 'set the owner'
     | 'account added'
     | 'account removed';

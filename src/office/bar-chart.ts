@@ -45,3 +45,24 @@ export function stackedBars(stacks: ReadonlyArray<readonly number[]>, width: num
   });
   return { slot, bars };
 }
+
+/** The name under one bar of a week: the day of its Monday ("23"), and the month's ("Nov") under the first bar and each that starts a month. */
+export interface WeekAxisLabel {
+  day: string;
+  month: string | undefined;
+}
+
+/**
+ * Every bar named under the axis, from the weeks' Mondays (`YYYY-MM-DD`, oldest first): the day of
+ * the month under each, short enough for every bar to have its own, and the month on a second line
+ * where it starts (and under the first bar), as a calendar prints them.
+ */
+export function weekAxisLabels(mondays: readonly string[]): WeekAxisLabel[] {
+  return mondays.map((monday, i) => ({
+    day: String(Number(monday.slice(8, 10))),
+    month:
+      i === 0 || monday.slice(0, 7) !== mondays[i - 1]!.slice(0, 7)
+        ? new Date(`${monday}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', timeZone: 'UTC' })
+        : undefined,
+  }));
+}

@@ -13,7 +13,9 @@ import type { LeadRecord } from '../leads/lead.ts';
 import type { LeadRecords } from '../leads/store.ts';
 import { formatUsPhone } from '../leads/phone.ts';
 import { bedroomsWords, choiceWords, contactLimitWords, textList, spanWords } from './lead-words.ts';
-import { spreadsheetTime } from './local-time.ts';
+import { localDateInput, spreadsheetTime } from './local-time.ts';
+import { answeredInTime } from './promise-words.ts';
+import { weekStarts } from './overview.ts';
 import { STATUS_WORDS } from './audit-words.ts';
 import { formWords } from './deletion.ts';
 import type { InboxFilter, InboxLead, OfficeInbox } from './store.ts';
@@ -56,7 +58,7 @@ const words = (field: 'frequency' | 'preferredContact' | 'timeOfDay', value: unk
  * value comes from. No internal identifier (the lead's id, the E.164 phone, how it came in): the
  * JSON lines keep those.
  */
-const columns = (timeZone: string): ReadonlyArray<[string, (item: InboxLead) => unknown]> => [
+const columns = (timeZone: string, now: Date): ReadonlyArray<[string, (item: InboxLead) => unknown]> => [
   ['Reference', ({ lead }) => lead.reference],
   [`Received (${timeZone} time)`, ({ lead }) => spreadsheetTime(new Date(lead.receivedAt), timeZone)],
   ['Form', ({ lead }) => formWords(lead.formType)],
@@ -83,7 +85,44 @@ const columns = (timeZone: string): ReadonlyArray<[string, (item: InboxLead) => 
   ['Message', ({ lead }) => lead.fields.message],
   // Columns added later come last: a spreadsheet made from an earlier export keeps its columns.
   ['Window of days', ({ lead }) => spanWords(lead.fields.preferredWindow)],
+  // The promise, checked from the spreadsheet (issue 55, item 8): when the customer was to be answered by, the first contact, the verdict.
+  [`Answer by (${timeZone} time)`, ({ lead }) => lead.answerBy && spreadsheetTime(new Date(lead.answerBy), timeZone)],
+  [`First contact (${timeZone} time)`, (item) => item.firstContact && spreadsheetTime(item.firstContact.at, timeZone)],
+  ['First contact by', (item) => item.firstContact?.by],
+  ['In time or late', (item) => promiseKept(item, now)],
+  ['Attempts', (item) => item.attempts?.count ?? 0],
 ];
+
+/**
+ * Whether the promise was kept, as the promise chart counts it: "In time" or "Late" by the first contact;
+ * "Late" while it still waits past its answer-by; empty while it waits and is not yet due, and for a lead
+ * without an answer-by or moved on before first contacts were recorded.
+ */
+export function promiseKept(item: Pick<InboxLead, 'status' | 'firstContact'> & { lead: Pick<LeadRecord, 'answerBy'> }, now: Date): string {
+  if (!item.lead.answerBy) return '';
+  const promised = new Date(item.lead.answerBy);
+  if (item.firstContact) return answeredInTime(item.firstContact.at, promised) ? 'In time' : 'Late';
+  return item.status === 'new' && now.getTime() > promised.getTime() ? 'Late' : '';
+}
+
+/** The periods the export page offers besides its dates: weeks from Monday in the office's time zone (as the week table), and this month. */
+export const EXPORT_PERIODS = { 'this-week': 'This week', 'last-week': 'Last week', 'this-month': 'This month' } as const;
+export type ExportPeriod = keyof typeof EXPORT_PERIODS;
+export const isExportPeriod = (value: string): value is ExportPeriod => Object.hasOwn(EXPORT_PERIODS, value);
+
+/** The first and last local days (`YYYY-MM-DD`, both included) of `period` at `now` in `timeZone`. */
+export function exportPeriod(period: ExportPeriod, now: Date, timeZone: string): { since: string; until: string } {
+  const dayBefore = (start: Date) => localDateInput(new Date(start.getTime() - 1), timeZone);
+  if (period === 'this-month') {
+    const today = localDateInput(now, timeZone);
+    const last = new Date(Date.UTC(Number(today.slice(0, 4)), Number(today.slice(5, 7)), 0));
+    return { since: `${today.slice(0, 8)}01`, until: last.toISOString().slice(0, 10) };
+  }
+  const [lastMonday, thisMonday, nextMonday] = weekStarts(now, timeZone, 2) as [Date, Date, Date];
+  return period === 'this-week'
+    ? { since: localDateInput(thisMonday, timeZone), until: dayBefore(nextMonday) }
+    : { since: localDateInput(lastMonday, timeZone), until: dayBefore(thisMonday) };
+}
 
 /**
  * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return first)
@@ -108,8 +147,9 @@ export async function* exportChunks(
   filter: InboxFilter,
   timeZone: string,
   tally: { leads: number } = { leads: 0 },
+  now: Date = new Date(),
 ): AsyncGenerator<string, void, undefined> {
-  const COLUMNS = columns(timeZone);
+  const COLUMNS = columns(timeZone, now);
   // RFC 4180 quoting by csv-stringify, UTF-8 with a byte-order mark so that spreadsheets read it as UTF-8.
   const row = (item: InboxLead) => stringify([COLUMNS.map(([, value]) => value(item) ?? '')], { cast: { string: neutralise, boolean: String } });
   let text = format === 'csv' ? stringify([], { header: true, bom: true, columns: COLUMNS.map(([header]) => header) }) : '';

@@ -13,6 +13,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { HeldChange, OfficeSessions } from './store.ts';
 import { STATUS_WORDS } from './audit-words.ts';
+import { ATTEMPT_WORDS, isAttemptWay, type AttemptWay } from './attempts.ts';
 import { spendAction, tokenHash } from './session.ts';
 import { SESSION_IDLE_MS, SESSION_MAX_MS } from '../leads/retention.ts';
 import type { RateLimiter, RateLimitState } from '../limiter/rate-limiter.ts';
@@ -48,8 +49,15 @@ const HELD: Record<string, (field: (name: string) => string) => string> = {
   '/office/note': (f) => `Add this note to ${f('reference')}: “${f('note')}”`,
   '/office/take': (f) => (f('take') === 'yes' ? `Take ${f('reference')} (“I’ll handle it”).` : `Let ${f('reference')} go, for someone else to take.`),
   '/office/work': workWords,
+  '/office/attempt': (f) =>
+    `Record on ${f('reference')}: ${isAttemptWay(f('way')) ? ATTEMPT_WORDS[f('way') as AttemptWay].button.toLowerCase() : 'tried, no answer'}.`,
   '/office/search': (f) => `Search for “${f('q')}”.`,
-  '/office/spam': () => 'Move a submission that was caught as spam into the inbox.',
+  '/office/spam': (f) =>
+    f('do') === 'not-a-customer'
+      ? 'Mark a submission that was caught as spam “Not a customer”.'
+      : f('do') === 'put-back'
+        ? 'Put a submission marked “Not a customer” back among the suspected spam that waits for review.'
+        : 'Move a submission that was caught as spam into the inbox.',
   '/office/delete': (f) => `Look up what is kept for ${f('person')} again, to delete it on request (you will see it all before anything is deleted).`,
 };
 

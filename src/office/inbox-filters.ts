@@ -4,12 +4,13 @@
  * home's ZIP code (`zip`), and "wants a visit this week" (`visit=this-week`): a day the customer
  * chose, from today to the coming Sunday, in the office's time zone.
  */
-import { DAY_MS } from '../lib/time.ts';
 import { zip5 } from '../leads/service-area.ts';
-import { localDateInput, nextLocalDay, parseLocalDate } from './local-time.ts';
+import { nextLocalDay, parseLocalDate, thisWeek } from './local-time.ts';
+export { thisWeek } from './local-time.ts';
 import { ACCOUNT_ID, LEAD_STATUSES, type InboxFilter, type LeadStatus } from './store.ts';
 import { STATUS_WORDS } from './audit-words.ts';
 import { REFERENCE_PATTERN } from '../leads/reference.ts';
+import { WAITING_GROUPS, type WaitingGroup } from './promise-words.ts';
 
 /** A ZIP code as the office types it: 5 digits, or ZIP+4 (whose first 5 are searched). */
 const ZIP = /^\d{5}(-\d{4})?$/;
@@ -29,19 +30,8 @@ export const THIS_WEEK = 'this-week';
  */
 export const EVERY_LEAD = 'all';
 
-/**
- * "This week" as the office reads it: from today to the coming Sunday, both included (on a Sunday,
- * that day alone), as `YYYY-MM-DD` days in `timeZone`: what the store's `visitBetween` takes.
- */
-export function thisWeek(now: Date, timeZone: string): { from: string; to: string } {
-  const from = localDateInput(now, timeZone);
-  const noon = Date.parse(`${from}T12:00:00Z`);
-  const toSunday = (7 - new Date(noon).getUTCDay()) % 7;
-  return { from, to: new Date(noon + toSunday * DAY_MS).toISOString().slice(0, 10) };
-}
-
 /** What the inbox's address says of the last change (one notice at a time), and of what was left out of it. */
-const NOTICES = ['changed', 'to', 'noted', 'taken', 'let-go', 'given', 'unchanged', 'dropped'];
+const NOTICES = ['changed', 'to', 'noted', 'taken', 'let-go', 'given', 'unchanged', 'tried', 'dropped'];
 
 /**
  * Where a change made from the inbox goes back to: the view it was made from (an address under
@@ -86,6 +76,9 @@ const PARAMETERS: Record<string, (value: string) => string | undefined> = {
   zip: (value) => (ZIP.test(value.trim()) ? value.trim() : undefined),
   visit: (value) => (value === THIS_WEEK ? value : undefined),
   view: (value) => (value === EVERY_LEAD ? value : undefined),
+  from: (value) => (value === 'counts' ? value : undefined),
+  // One group of the waiting leads (late, due today, due on the next working day, later): what a count at the top opens.
+  due: (value) => (WAITING_GROUPS.includes(value as WaitingGroup) ? value : undefined),
   page: (value) => (/^\d{1,5}$/.test(value) && Number(value) <= 10_000 ? String(Number(value)) : undefined),
   changed: reference,
   to: status,
@@ -94,6 +87,7 @@ const PARAMETERS: Record<string, (value: string) => string | undefined> = {
   'let-go': reference,
   given: reference,
   unchanged: reference,
+  tried: reference,
   // One lead, by its reference: the same person's other leads link to it so, with nothing of theirs in the address.
   lead: reference,
 };
@@ -108,6 +102,7 @@ export const DROPPED_WORDS = {
   status: 'The “Status” box held something that is not one of its choices, so it was left out of the search.',
   visit: '“Wants a visit this week” held something that is not one of its choices, so it was left out of the search.',
   view: 'The address asked for a list the inbox does not have, so it shows the leads waiting for an answer.',
+  due: 'The address asked for a group of waiting leads the inbox does not have, so it shows every waiting lead.',
   search: 'The address held a search this page did not make, so it was left out. Type what you are looking for in the search box.',
   page: 'The address held a page number that could not be read, so the list starts at its first page.',
   other: 'The address held something else that the inbox does not use, so it was left out.',
@@ -162,6 +157,10 @@ export interface InboxView {
   filtering: boolean;
   /** The waiting leads alone, most urgent first (no filter, and not every lead asked for). */
   urgent: boolean;
+  /** Of the waiting leads, one group alone (a count at the top was tapped): the page gives its answer-by range. */
+  due: WaitingGroup | undefined;
+  /** Opened by a count at the top (a status, or today's leads): the filters stay folded. */
+  fromCount: boolean;
 }
 
 /** Reads the inbox's filters from its address (`q`), for the signed-in `user`, in `timeZone`. */
@@ -190,9 +189,14 @@ export function readInboxView(q: URLSearchParams, user: string, timeZone: string
   const filtering = Boolean(handle !== '' || form || status || whose || since || untilDay || zipTyped !== '' || visitThisWeek);
   // No filter: the waiting leads by urgency, unless every lead was asked for.
   const urgent = !filtering && q.get('view') !== EVERY_LEAD;
+  const due = urgent && WAITING_GROUPS.includes(q.get('due') as WaitingGroup) ? (q.get('due') as WaitingGroup) : undefined;
+  // A count at the top opens its list with the filters folded (`from=counts`): the list, not the panel, comes first.
+  const fromCount = q.get('from') === 'counts';
   return {
     filter: { ...filter, urgent },
     urgent,
+    due,
+    fromCount,
     handle,
     whose,
     since,

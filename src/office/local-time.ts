@@ -2,7 +2,7 @@
  * The office's clock: times shown and dates read in the company's time zone (`content/company.yaml`),
  * so that a lead sent at 5 pm is on the day it was sent, and "11/01/2026" means the office's 1 November.
  */
-import { dateFormat, parseIsoDate } from '../lib/time.ts';
+import { DAY_MS, dateFormat, parseIsoDate } from '../lib/time.ts';
 
 const parts = (at: Date, timeZone: string) => {
   const p = Object.fromEntries(
@@ -67,17 +67,30 @@ export function spreadsheetTime(at: Date, timeZone: string): string {
   return `${p.year}-${two(p.month)}-${two(p.day)} ${two(p.hour)}:${two(p.minute)}`;
 }
 
-/** `Mon, Nov 23, 5:03 PM`, as the office's page shows a time. */
-export function shortTime(at: Date, timeZone: string): string {
-  return dateFormat('en-US', {
-    timeZone,
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  }).format(at);
+/** "6 pm", "12:30 pm": a time of day as the office says it. */
+export function timeOfDay(at: Date, timeZone: string): string {
+  const p = Object.fromEntries(
+    dateFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit', hourCycle: 'h12' })
+      .formatToParts(at)
+      .map((x) => [x.type, x.value]),
+  );
+  return `${p.hour}${p.minute === '00' ? '' : `:${p.minute}`} ${String(p.dayPeriod).toLowerCase()}`;
+}
+
+/**
+ * `Mon 23 Nov`: a day as the office reads it everywhere (the style of the days a customer chose on
+ * the form), with its year when it is not this year's (`Mon 23 Nov 2025`).
+ */
+export function dayText(at: Date, timeZone: string, now = new Date()): string {
+  const sameYear = localDateInput(at, timeZone).slice(0, 4) === localDateInput(now, timeZone).slice(0, 4);
+  return dateFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short', ...(sameYear ? {} : { year: 'numeric' }) })
+    .format(at)
+    .replace(',', '');
+}
+
+/** `Mon 23 Nov, 5:03 pm`: a moment as the office's pages and e-mail show it (one style, `dayText` and `timeOfDay`). */
+export function shortTime(at: Date, timeZone: string, now = new Date()): string {
+  return `${dayText(at, timeZone, now)}, ${timeOfDay(at, timeZone)}`;
 }
 
 /** `PST` or `PDT`: the zone's short name at `at`. */
@@ -94,15 +107,13 @@ export function localDateInput(at: Date, timeZone: string): string {
   return spreadsheetTime(at, timeZone).slice(0, 10);
 }
 
-/** `Nov 23, 5:03 PM`, as the inbox's compact list shows a time (the year when it is not this year's). */
-export function compactTime(at: Date, timeZone: string, now = new Date()): string {
-  const sameYear = localDateInput(at, timeZone).slice(0, 4) === localDateInput(now, timeZone).slice(0, 4);
-  return dateFormat('en-US', {
-    timeZone,
-    month: 'short',
-    day: 'numeric',
-    ...(sameYear ? {} : { year: 'numeric' }),
-    hour: 'numeric',
-    minute: '2-digit',
-  }).format(at);
+/**
+ * "This week" as the office reads it: from today to the coming Sunday, both included (on a Sunday,
+ * that day alone), as `YYYY-MM-DD` days in `timeZone`: what the store's `visitBetween` takes.
+ */
+export function thisWeek(now: Date, timeZone: string): { from: string; to: string } {
+  const from = localDateInput(now, timeZone);
+  const noon = Date.parse(`${from}T12:00:00Z`);
+  const toSunday = (7 - new Date(noon).getUTCDay()) % 7;
+  return { from, to: new Date(noon + toSunday * DAY_MS).toISOString().slice(0, 10) };
 }

@@ -64,10 +64,44 @@ export function workingHoursWords(minutes: number): string {
 /** "2.5 h": a median on the chart, where a bar has room for a few signs. */
 export const hoursShort = (minutes: number): string => (minutes === 0 ? '0 h' : `${(minutes / 60).toFixed(minutes < 600 ? 1 : 0)} h`);
 
-/** The share answered in time, "92%", or "–" for a week with none due yet. */
+/**
+ * The share answered in time, "92%", or "–" for a week with none due yet: rounded, but never to
+ * 100% while one was late, nor to 0% while one was in time.
+ */
 export function inTimeShare(week: Pick<PromiseWeek, 'inTime' | 'late'>): string {
   const due = week.inTime + week.late;
-  return due === 0 ? '–' : `${Math.round((100 * week.inTime) / due)}%`;
+  if (due === 0) return '–';
+  const share = Math.round((100 * week.inTime) / due);
+  return `${week.late > 0 ? Math.min(99, share) : share === 0 && week.inTime > 0 ? 1 : share}%`;
+}
+
+/** "20 working minutes", "1.5 working hours", "12 working hours": a time to first contact in a sentence. */
+export function workingTimeWords(minutes: number): string {
+  const m = Math.round(minutes);
+  if (m <= 1) return 'a working minute';
+  if (m < 60) return `${m} working minutes`;
+  const hours = m < 600 ? Number((m / 60).toFixed(1)) : Math.round(m / 60);
+  return `${hours} working ${hours === 1 ? 'hour' : 'hours'}`;
+}
+
+/**
+ * The promise in one line, for the top of the inbox: last week's share answered in time and the
+ * median time to a first contact, "Last week 41 of 45 answered in time (91%); half were first
+ * contacted within 1.5 working hours." `week` is last week as `promiseChartWeeks` gives it.
+ */
+export function promiseLineWords(week: PromiseWeek): string {
+  const due = week.inTime + week.late;
+  if (due === 0) return 'No lead from last week has had to be answered yet.';
+  const share =
+    `Last week ${countWords(week.inTime)} of ${countWords(due)} answered in time (${inTimeShare(week)})` +
+    (week.waitingLate > 0 && week.contacted > 0 ? `, ${countWords(week.waitingLate)} still waiting` : '');
+  if (week.contacted === 0) return `${share}; none of them has been contacted yet.`;
+  if (week.medianMinutes === undefined) return `${share}.`;
+  const within = workingTimeWords(week.medianMinutes);
+  if (week.contacted === 1) return `${share}; the one contacted was reached within ${within}.`;
+  return week.waitingLate > 0
+    ? `${share}; half of the ${countWords(week.contacted)} contacted were reached within ${within}.`
+    : `${share}; half were first contacted within ${within}.`;
 }
 
 /** The chart's description: the weeks together, then each. */

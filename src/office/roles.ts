@@ -14,10 +14,12 @@ import type { OfficeRole } from './store.ts';
 const STAFF_PAGES: readonly string[] = [
   '/office',
   '/office/search',
+  '/office/lead',
   '/office/status',
   '/office/note',
   '/office/take',
   '/office/work',
+  '/office/attempt',
   '/office/spam',
   '/office/held',
   '/office/sign-in',

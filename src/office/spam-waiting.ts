@@ -1,8 +1,8 @@
 /**
- * How many caught submissions wait in suspected spam, as the office shows it on every page (its
- * menu, the inbox's counts, the spam page): one count of the store's for a request, however many
- * parts of the page ask, and at most `SPAM_COUNTED_UP_TO` counted, so that a flood of spam costs no
- * more than a few.
+ * How many caught submissions wait in suspected spam (one marked "not a customer" waits no more), as
+ * the office shows it on every page (its menu, the inbox's counts, the spam page): one count of the
+ * store's for a request, however many parts of the page ask, and at most `SPAM_COUNTED_UP_TO`
+ * counted, so that a flood of spam costs no more than a few.
  */
 import { countWords } from './overview.ts';
 import type { OfficeOverview } from './store.ts';

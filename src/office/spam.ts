@@ -63,3 +63,32 @@ export async function releaseSpam(
     throw err;
   }
 }
+
+/** What a mark "not a customer", or its undo ("Put back"), did. */
+export type Marking = { kind: 'marked' | 'put back' | 'already'; reference: string } | { kind: 'gone' } | { kind: 'unavailable' };
+
+/**
+ * Marks the caught submission `id` "not a customer" (`notACustomer`: out of the waiting count, into
+ * the folded list) or puts it back among those waiting, by `actor`, with one line in the audit trail
+ * (none when it already was so). It stays until its time to be removed, as every caught submission.
+ */
+export async function markNotACustomer(
+  spamFolder: Pick<SpamFolder, 'markNotACustomer'>,
+  id: string,
+  notACustomer: boolean,
+  actor: string,
+  now = new Date(),
+): Promise<Marking> {
+  try {
+    const done = await spamFolder.markNotACustomer(id, notACustomer ? { by: actor, at: now } : undefined, (reference) =>
+      notACustomer
+        ? { at: now, actor, action: 'marked not a customer', detail: `Marked ${reference} in suspected spam as not a customer.` }
+        : { at: now, actor, action: 'put back in spam', detail: `Put ${reference} back among the suspected spam that waits for review.` },
+    );
+    if (!done) return { kind: 'gone' };
+    return { kind: done.changed ? (notACustomer ? 'marked' : 'put back') : 'already', reference: done.reference };
+  } catch (err) {
+    if (err instanceof StoreUnavailableError) return { kind: 'unavailable' };
+    throw err;
+  }
+}

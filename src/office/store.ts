@@ -3,7 +3,7 @@
  * routes' intake and the mail job's outbox cannot reach them). The stores under `src/store/`
  * implement them beside the lead roles; this module imports only the lead domain.
  */
-import type { LeadRecord, SubmissionMeta } from '../leads/lead.ts';
+import type { LeadRecord } from '../leads/lead.ts';
 import type { FormType } from '../leads/schema.ts';
 import type { OfficeClock } from './figures-clock.ts';
 export type { OfficeClock } from './figures-clock.ts';
@@ -17,6 +17,9 @@ export type { HeldChange, HoldRules, OfficeAccounts, OfficeRole, OfficeSessions,
 import type { OfficeAccounts, OfficeSessions } from './staff-store.ts';
 import type { AuditEntry } from './audit-entry.ts';
 export type { AuditEntry } from './audit-entry.ts';
+import type { AttemptsSoFar, OfficeAttempts } from './attempts.ts';
+import type { SpamFolder, SuspectedSpam } from './spam-store.ts';
+export type { SpamFolder, SpamQuery, SpamReason, SpamRelease, SuspectedSpam } from './spam-store.ts';
 
 /** A note on a lead: who wrote it, when, and what was said on the call (kept with the lead, erased with it). */
 export interface LeadNote {
@@ -41,6 +44,8 @@ export interface InboxLead {
   statusAt: Date | undefined;
   /** The first contact: who first moved it on from `new`, and when (none before, nor on a lead moved before it was recorded). */
   firstContact?: { at: Date; by: string };
+  /** Its attempts that reached nobody (`attempts.ts`): how many, and the last; none before the first. Not a first contact. */
+  attempts?: AttemptsSoFar;
 }
 
 /** What the inbox shows: newest first, each condition optional. */
@@ -61,6 +66,8 @@ export interface InboxQuery {
   visitBetween?: { from: string; to: string };
   /** The waiting leads (`new`) alone, by their answer-by instant, most urgent first: not newest first. */
   urgent?: boolean;
+  /** Leads whose answer-by is from `from` (included) to `before` (excluded; without it, none too): a group of the waiting (`waitingGroups`). */
+  due?: { from?: Date; before?: Date };
   /** At most this many, and how many newer ones to skip. */
   limit: number;
   offset: number;
@@ -138,54 +145,12 @@ export interface OfficeInbox {
   exportInbox(filter: InboxFilter): AsyncIterable<InboxLead>;
 }
 
-/** Which trap caught a submission. */
-export type SpamReason = 'hidden field filled in' | 'no valid form token' | 'sent faster than a person fills it in';
-
-/** A web-form submission the spam traps caught: kept aside, as it came, to be released or to expire. */
-export interface SuspectedSpam {
-  id: string;
-  /** The reference the sender was shown, which a released lead keeps. */
-  reference: string;
-  formType: FormType;
-  receivedAt: Date;
-  reason: SpamReason;
-  /** The answers as sent (the API's names) and how they came. */
-  body: Record<string, unknown>;
-  meta: Omit<SubmissionMeta, 'now'>;
-}
-
-/** Which caught submissions to list: one search, as the inbox's, and a page. */
-export interface SpamQuery {
-  search?: string;
-  limit: number;
-  offset: number;
-}
-
-/** Suspected spam, kept aside from the leads: no office e-mail, not counted, removed after `SPAM_KEEP_DAYS`. */
-export interface SpamFolder {
-  /** Keeps a caught submission; `emailNormalised` and `phoneE164` let a deletion on request find it. */
-  keepSpam(spam: SuspectedSpam, person: { emailNormalised: string; phoneE164: string }): Promise<void>;
-  /** What `query` selects, newest first (the inbox's search: name, e-mail, phone digits, reference). */
-  listSpam(query: SpamQuery): Promise<SuspectedSpam[]>;
-  findSpam(id: string): Promise<SuspectedSpam | undefined>;
-  /**
-   * Takes the caught submission `id` in as `lead`, in one transaction: stored as the intake stores
-   * a lead (or found to be a duplicate of one taken in the last 24 hours), removed from suspected
-   * spam, with `audit`'s line. `gone` when it is no longer kept (released meanwhile, or expired).
-   */
-  releaseSpam(id: string, lead: LeadRecord, audit: (taken: SpamRelease) => AuditEntry): Promise<SpamRelease | { kind: 'gone' }>;
-}
-
-/** A released submission: a new lead, or the one it duplicates; with the reference the inbox shows. */
-export type SpamRelease = { kind: 'created'; reference: string } | { kind: 'duplicate'; reference: string };
-
 export interface AuditTrail {
   record(entry: AuditEntry): Promise<void>;
   /** The newest entries first, at most `limit`. */
   recent(limit: number): Promise<AuditEntry[]>;
 }
 
-/** How many leads have each status, and how many came in from a moment on (today's start). */
 /** Leads by status, those received since a moment, and the waiting ones past their answer-by (`late`). */
 export type StatusCounts = Record<LeadStatus, number> & { since: number; late: number };
 
@@ -227,6 +192,11 @@ export interface OfficeOverview {
    * first contacts were recorded. The promise chart's figures.
    */
   promiseCounts(weeks: readonly Date[], now: Date): Promise<PromiseCount[]>;
+  /**
+   * The waiting leads (`new`) counted by their answer-by between `bounds` (ascending): before the first, from each to the next,
+   * and from the last on (with those without an answer-by): `bounds.length + 1` counts. Reads the index of waiting leads alone.
+   */
+  waitingCounts(bounds: readonly Date[]): Promise<number[]>;
   /** How many caught submissions wait in suspected spam, counted up to `upTo` (a flood of spam costs no more to count than that). */
   spamWaiting(upTo: number): Promise<number>;
 }
@@ -241,4 +211,4 @@ export interface OfficeFigures {
 }
 
 /** Every office role, as one store holds them. */
-export interface OfficeStore extends OfficeAccounts, OfficeSessions, OfficeInbox, OfficeOverview, OfficeFigures, SpamFolder, AuditTrail {}
+export interface OfficeStore extends OfficeAccounts, OfficeSessions, OfficeInbox, OfficeOverview, OfficeFigures, SpamFolder, AuditTrail, OfficeAttempts {}

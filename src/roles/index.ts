@@ -13,6 +13,7 @@ import type { CallBackPromise } from '../leads/next-step.ts';
 import type { ServiceArea } from '../leads/service-area.ts';
 import type { AuditTrail, OfficeAccounts, OfficeInbox, OfficeOverview, OfficeSessions, OfficeStore, SpamFolder } from '../office/store.ts';
 import type { SignInDeps } from '../office/session.ts';
+import type { OfficeAttempts } from '../office/attempts.ts';
 
 /** What every on-demand route receives (`locals.services`): taking in leads, and nothing of the office's. */
 export interface PublicServices {
@@ -44,6 +45,8 @@ export interface OfficePowers {
   overview: OfficeOverview;
   spam: SpamFolder;
   audit: AuditTrail;
+  /** A call, text or e-mail that reached nobody, recorded with its lead. */
+  attempts: OfficeAttempts;
   /** The export, and deletion on request. */
   records: Pick<LeadRecords, 'exportLeads' | 'countPerson' | 'deletePerson'>;
   /** Whether the office's e-mail is being delivered. */
@@ -104,6 +107,7 @@ export function officeRoles(store: OfficeStore): {
   overview: OfficeOverview;
   spam: SpamFolder;
   audit: AuditTrail;
+  attempts: OfficeAttempts;
 } {
   return {
     accounts: role<OfficeAccounts>(store, { saveUser: true, removeUser: true, listUsers: true, passwordHash: true }),
@@ -126,9 +130,17 @@ export function officeRoles(store: OfficeStore): {
       personSpam: true,
       exportInbox: true,
     }),
-    overview: role<OfficeOverview>(store, { inboxCount: true, statusCounts: true, leadsPerWeek: true, promiseCounts: true, spamWaiting: true }),
-    spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, releaseSpam: true }),
+    overview: role<OfficeOverview>(store, {
+      inboxCount: true,
+      statusCounts: true,
+      waitingCounts: true,
+      leadsPerWeek: true,
+      promiseCounts: true,
+      spamWaiting: true,
+    }),
+    spam: role<SpamFolder>(store, { keepSpam: true, listSpam: true, findSpam: true, releaseSpam: true, markNotACustomer: true }),
     audit: role<AuditTrail>(store, { record: true, recent: true }),
+    attempts: role<OfficeAttempts>(store, { recordAttempt: true }),
   };
 }
 
@@ -142,6 +154,7 @@ export function officePowers(store: LeadStore & OfficeStore, limits: Pick<Office
     overview: office.overview,
     spam: office.spam,
     audit: office.audit,
+    attempts: office.attempts,
     records: role<OfficePowers['records']>(store, { exportLeads: true, countPerson: true, deletePerson: true }),
     outbox: role<OfficePowers['outbox']>(store, { outboxStatus: true, waitingNotifications: true }),
     signInLimits: limits.signInLimits,

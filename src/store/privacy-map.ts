@@ -63,6 +63,11 @@ export const PRIVACY_COLUMNS: Readonly<Record<string, Readonly<Record<string, st
     author: "The office's notes",
     text: "The office's notes",
   },
+  lead_attempts: {
+    at: 'The attempts',
+    tried_by: 'The attempts',
+    way: 'The attempts',
+  },
   suspected_spam: {
     reference: 'kept aside, as it was sent',
     form_type: 'kept aside, as it was sent',
@@ -75,6 +80,9 @@ export const PRIVACY_COLUMNS: Readonly<Record<string, Readonly<Record<string, st
     status: 'kept aside, as it was sent',
     status_by: 'kept aside, as it was sent',
     status_at: 'kept aside, as it was sent',
+    // The office's mark "not a customer" (migration 21).
+    dismissed_at: 'marks it as not a customer, with who marked it and when',
+    dismissed_by: 'marks it as not a customer, with who marked it and when',
   },
 };
 
@@ -82,5 +90,6 @@ export const PRIVACY_COLUMNS: Readonly<Record<string, Readonly<Record<string, st
 export const PRIVACY_EXEMPT: Readonly<Record<string, readonly string[]>> = {
   leads: ['id'],
   lead_notes: ['id', 'lead_id'],
+  lead_attempts: ['id', 'lead_id'],
   suspected_spam: ['id'],
 };

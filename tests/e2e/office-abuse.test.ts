@@ -131,7 +131,7 @@ describe("the office's page against abuse, on SQLite", () => {
 
   it('pages suspected spam, finds a real customer under a flood, and shows what was caught as inert text', async () => {
     const first = await (await get('/office/spam')).text();
-    expect(first.match(/<li class="lead caught">/g)).toHaveLength(25);
+    expect(first.match(/<li class="lead compact caught"/g)).toHaveLength(25);
     expect(first.length).toBeLessThan(300_000);
     // The crafted submission, newest: its characters shown by code point, its address not a link.
     expect(first).toContain('Evil[U+202E]gnp.exe Hacker[U+0007]');
@@ -145,7 +145,7 @@ describe("the office's page against abuse, on SQLite", () => {
     const location = posted.headers.get('location')!;
     expect(location).toMatch(/^\/office\/spam\?search=[A-Za-z0-9_-]{16}$/);
     const found = await (await get(location)).text();
-    expect(found.match(/<li class="lead caught">/g)).toHaveLength(1);
+    expect(found.match(/<li class="lead compact caught"/g)).toHaveLength(1);
     expect(found).toContain(REAL.name);
   });
 
@@ -166,7 +166,7 @@ describe("the office's page against abuse, on SQLite", () => {
     expect(page).toContain('n'.repeat(5_000));
     expect(page).not.toContain('n'.repeat(5_001));
     const id = /name="id" value="([^"]+)"/.exec(page)![1]!;
-    const released = await officePost(server.url, posted.headers.get('location')!, { id }, cookie);
+    const released = await officePost(server.url, posted.headers.get('location')!, { id, do: 'release' }, cookie);
     expect(await released.text()).toContain('there is no record of the consent wording the sender saw');
     const lead = (await exportLeads(server.databaseUrl)).find((l) => (l.fields as Record<string, string>).name === 'Tokenless Tess')!;
     expect(lead.consent).toMatchObject({ channel: 'web-form', disclosureVersion: null });

@@ -18,6 +18,7 @@ import { exportLeads, freePort, startServer, type RunningServer } from '../suppo
 import { createSchema, postgresAvailable } from '../support/services.ts';
 import { smtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { addUser, openLead, STAFF } from '../support/office.ts';
+import { timeOfDay } from '../../src/office/local-time.ts';
 import { filledAtLeisure, sentAtOnce } from '../support/form-token.ts';
 
 /** The leads table of the SQLite store, read straight from the file. */
@@ -144,7 +145,7 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
     expect(await card.locator('.lead-open a[href="mailto:ada.lovelace@example.com"]').count()).toBe(1);
     expect(await card.innerText()).toContain('Two cats; the side door is open.');
     const shown = await card.locator('.row-facts time').getAttribute('datetime');
-    const local = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', minute: '2-digit' }).format(new Date(shown!));
+    const local = timeOfDay(new Date(shown!), 'America/Los_Angeles');
     expect(await card.locator('.row-facts time').innerText()).toContain(local);
 
     // Contacted: saved, said, and shown with who set it.
@@ -156,13 +157,13 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
     expect(await saved.innerText()).toContain('Contacted, set by office@example.com');
     // Search by part of the phone number finds it; by a name nobody has, nothing.
     await page.getByLabel('Name, e-mail, phone or reference').fill('555-0123');
-    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     expect(await page.locator('li.lead').count()).toBe(1);
     // What was typed is in the box, never in the address.
     expect(page.url()).toMatch(/\/office\?search=[\w-]{16}$/);
     expect(await page.getByLabel('Name, e-mail, phone or reference').inputValue()).toBe('555-0123');
     await page.getByLabel('Name, e-mail, phone or reference').fill('Nobody Atall');
-    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     expect(await page.getByText('No lead matches this search.').count()).toBe(1);
 
     // The spreadsheet: the lead's row, its time in the office's zone, named in the header.
@@ -187,7 +188,7 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
     expect(await page.getByRole('status').innerText()).toContain('Removed 1 lead.');
     await page.goto(`${server.url}/office`);
     await page.getByLabel('Name, e-mail, phone or reference').fill(reference);
-    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     expect(await page.getByText('No lead matches this search.').count()).toBe(1);
     expect(storedEmails(server.databaseUrl)).not.toContain('ada.lovelace@example.com');
     expect((await exportLeads(server.databaseUrl)).map((l) => l.reference)).not.toContain(reference);
@@ -227,9 +228,12 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
       .click();
     const caught = page.locator('li.lead', { hasText: reference });
     expect(await caught.innerText()).toContain('Quick Quentin');
+    await caught.locator('summary').click();
     expect(await caught.innerText()).toContain('faster than a person types');
     const mailsBefore = sink.received.length;
+    // The move is asked about first, in words; then made.
     await caught.getByRole('button', { name: 'Move to the inbox' }).click();
+    await page.getByRole('button', { name: 'Yes, move it to the inbox' }).click();
     expect(await page.getByRole('status').innerText()).toContain(`Moved to the inbox as ${reference}.`);
     expect(await page.locator('li.lead', { hasText: reference }).count()).toBe(0);
     expect(storedEmails(server.databaseUrl)).toContain('quick.quentin@example.com');
@@ -264,7 +268,7 @@ describe.skipIf(!chromiumAvailable())("the office's page in Chromium", () => {
     await context.close();
   });
 
-  it('is accessible and fits a 360 px phone (the pages have no script of their own)', async () => {
+  it('is accessible and fits a 360 px phone', async () => {
     const { context, page } = await visitor({ width: 360 });
     await page.goto(`${server.url}/office/sign-in`);
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);

@@ -117,6 +117,9 @@ describe.skipIf(!chromiumAvailable())('the promise chart on the inbox’s first 
       const row = table.locator('tbody tr', { has: page.locator(`time[datetime="${weekOf(monday, ZONE).monday}"]`) });
       expect((await row.locator('td').allInnerTexts()).map((t) => t.trim())).toEqual(['2', '2', '1', '50%', '2 h']);
       expect(await table.locator('tbody tr').count()).toBe(12);
+      // The newest week first.
+      const mondays = await table.locator('tbody th time').evaluateAll((times) => times.map((t) => t.getAttribute('datetime')!));
+      expect(mondays).toEqual([...mondays].sort().reverse());
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(view.width);
       // Like the leads per week, on the first page of every lead alone: not on a filtered view.
       await page.goto(`${server.url}/office?form=quote`);

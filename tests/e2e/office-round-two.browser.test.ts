@@ -48,7 +48,7 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
   /** Searches the inbox for `text` as the office types it. */
   async function search(page: Page, text: string) {
     await page.getByLabel('Name, e-mail, phone or reference').fill(text);
-    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
   }
 
@@ -128,7 +128,9 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
       expect(await caught.innerText()).toContain('Bjørn Straße');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(options.width ?? 1024);
       if (options.javaScript) {
+        await caught.locator('summary').click();
         await caught.getByRole('button', { name: 'Move to the inbox' }).click();
+        await page.getByRole('button', { name: 'Yes, move it to the inbox' }).click();
         expect(await page.getByRole('status').innerText()).toContain(`Moved to the inbox as ${caughtReference}.`);
         await page.goto(`${server.url}/office`);
         await search(page, 'Straße');
@@ -220,10 +222,10 @@ describe.skipIf(!chromiumAvailable())("the office's second round in Chromium", (
       await page.goto(`${server.url}/office`);
       await showFilters(page);
       await page.getByLabel('Taken by').selectOption('mine');
-      await page.getByRole('button', { name: 'Show' }).click();
+      await page.getByRole('button', { name: 'Apply filters' }).click();
       expect(await page.locator('li.lead', { hasText: reference }).count()).toBe(1);
       await page.getByLabel('Taken by').selectOption('nobody');
-      await page.getByRole('button', { name: 'Show' }).click();
+      await page.getByRole('button', { name: 'Apply filters' }).click();
       expect(await page.locator('li.lead', { hasText: reference }).count()).toBe(0);
       // The audit trail says a note was added, never what it says.
       await page.goto(`${server.url}/office/system`);

@@ -132,7 +132,7 @@ describe.skipIf(!chromiumAvailable())('the office’s third round in Chromium', 
       await boss.page.goto(`${server.url}/office`);
       await showFilters(boss.page);
       await boss.page.getByLabel('Taken by').selectOption({ label: HELPER.email });
-      await boss.page.getByRole('button', { name: 'Show' }).click();
+      await boss.page.getByRole('button', { name: 'Apply filters' }).click();
       expect(new URL(boss.page.url()).searchParams.get('owner')).toBe(helperId);
       expect(await boss.page.locator('li.lead', { hasText: given }).count()).toBe(1);
       expect(await boss.page.locator('li.lead', { hasText: theirs }).count()).toBe(0);

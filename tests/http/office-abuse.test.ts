@@ -200,6 +200,39 @@ describe("the office's page against abuse, in process", () => {
     expect(await row(cookie, again)).toContain('2 from this person');
   });
 
+  it('sends a light row’s whole part from /office/lead, as the lead shown alone has it; a reference that is not one, or is gone, in words', async () => {
+    const ref = await sent({ name: 'Paula Part', email: 'paula.part@example.com' });
+    const res = await pages.fetch(`/office/lead?lead=${ref}&back=${encodeURIComponent('/office?view=all')}`, { headers: { Cookie: cookie } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toContain('no-store');
+    const part = await res.text();
+    // A row alone, with its whole part (the form comes back to the view it was opened from), and no page around it.
+    expect(part).not.toContain('<html');
+    expect(part).toContain(`id="lead-${ref}"`);
+    expect(part).toContain('name="back" value="/office?view=all"');
+    expect(part).toContain('paula.part@example.com');
+    // The inbox's row of the lead shown alone holds the same part.
+    expect(await row(cookie, ref)).toContain('paula.part@example.com');
+    // A light row in the list carries its line and one link, no part.
+    const list = await (await pages.fetch('/office?view=all', { headers: { Cookie: cookie } })).text();
+    const light = list.slice(list.indexOf(`id="lead-${ref}"`), list.indexOf('</li>', list.indexOf(`id="lead-${ref}"`)));
+    expect(light).toContain(`href="/office?lead=${ref}#lead-${ref}"`);
+    expect(light).not.toContain('paula.part@example.com');
+    for (const [asked, status, words] of [
+      ['/office/lead?lead=not-a-reference', 400, 'does not name a lead'],
+      ['/office/lead', 400, 'does not name a lead'],
+      [`/office/lead?lead=${ref.slice(0, -2)}${ref.endsWith('33') ? '44' : '33'}`, 404, 'no lead with this reference'],
+    ] as const) {
+      const answer = await pages.fetch(asked, { headers: { Cookie: cookie } });
+      expect(answer.status, asked).toBe(status);
+      expect(await answer.text()).toContain(words);
+    }
+    // Without a session, the sign-in, and no lead.
+    const outside = await pages.fetch(`/office/lead?lead=${ref}`, { redirect: 'manual' });
+    expect(outside.status).toBeGreaterThanOrEqual(300);
+    expect(await outside.text()).not.toContain('paula.part@example.com');
+  });
+
   it('refuses staff giving a lead to a real colleague, by its id, nothing of the form saved; an owner may', async () => {
     const reference = await sent({ name: 'Bea Given', email: 'bea.given@example.com', phone: '(503) 555-0162' });
     const colleague = (await app.store.listUsers()).find((u) => u.email === COLLEAGUE)!.id;
@@ -228,8 +261,9 @@ describe("the office's page against abuse, in process", () => {
       '/office/status': { reference, status: 'done', back: '/office' },
       '/office/take': { reference, take: 'yes', back: '/office' },
       '/office/work': { reference, status: 'done', 'was-status': 'new', owner: 'me', 'was-owner': 'nobody', note: 'From elsewhere.', back: '/office' },
+      '/office/attempt': { reference, way: 'call', back: '/office' },
       '/office/search': { list: 'inbox', q: 'Cy Elsewhere' },
-      '/office/spam': { id: 'nothing-caught' },
+      '/office/spam': { id: 'nothing-caught', do: 'not-a-customer' },
       '/office/delete': { person: 'cy.elsewhere@example.com', confirm: 'yes', lead: id },
     };
     // Every route under src/pages/office/ that takes a POST: an endpoint's POST, or a page that reads one.

@@ -27,6 +27,8 @@ type Json = Record<string, any>;
 
 const content = readContent(ROOT);
 const company = companyOf(content.company);
+/** The office's promise as the content says it: what the built site's office pages word their times by. */
+export const contentPromise = company.promise;
 const facts = documentedCompany(company);
 const offer = offerOf(content.quoteForm, content.contactForm, company.name);
 /** The deployment the documents are read for: the build's origin, a test deployment. */

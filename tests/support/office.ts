@@ -50,13 +50,23 @@ export async function signedIn(base: string, who: { email: string; password: str
 }
 
 /**
- * The inbox's row of the lead `reference` (`li.lead.compact`), opened in place as the office opens
- * it, by a tap on its line; one already open (the lead just changed) is left open.
+ * The inbox's row of the lead `reference` (`li.lead.compact`), opened as the office opens it, by a
+ * tap on its line; one already open (the lead just changed) is left open. A light row's whole part
+ * comes in place with JavaScript (waited for); without it, its one link opens the lead alone, and the
+ * row is that page's.
  */
 export async function openLead(page: Page, reference: string): Promise<Locator> {
   const row = page.locator('li.lead.compact', { hasText: reference });
   if (!(await row.locator(':scope > details').evaluate((d) => (d as HTMLDetailsElement).open))) await row.locator(':scope > details > summary').click();
-  return row;
+  const later = row.locator('.lead-later');
+  if ((await later.count()) === 0) return row;
+  if (await page.evaluate(() => document.documentElement.dataset.leadParts === 'on')) {
+    await later.waitFor({ state: 'detached' });
+    return row;
+  }
+  await later.getByRole('link', { name: 'Open the whole lead' }).click();
+  await page.waitForLoadState('load');
+  return page.locator('li.lead.compact', { hasText: reference });
 }
 
 /** Signs in on the office page of `base` in `page`, as the office does, and waits for the inbox. */

@@ -4,6 +4,7 @@
  * outside the limits is not followed, and said so.
  */
 import { describe, expect, it } from 'vitest';
+import { leadLink } from '../../src/office/lead-link.ts';
 import { allowedWays, firstChoiceWords, reachOf } from '../../src/office/reach.ts';
 
 const ANN = { phone: '5035550160', email: 'ann.example@example.com' };
@@ -61,5 +62,20 @@ describe('reaching a customer as they allow', () => {
     expect(odd.links).toEqual([]);
     expect(odd.phone).toBe('555-0160');
     expect(reachOf({}).phone).toBe('');
+  });
+});
+
+describe('a link to one lead within the list it is followed from', () => {
+  it('keeps the search by its handle and the filters, drops the notices of a change, and adds the reference', () => {
+    expect(leadLink('/office?search=AbCdEfGhIjKlMnOp&status=new&page=2', 'Q-P7RH-Q4')).toBe(
+      '/office?search=AbCdEfGhIjKlMnOp&status=new&page=2&lead=Q-P7RH-Q4#lead-Q-P7RH-Q4',
+    );
+    expect(leadLink('/office?view=all&changed=Q-AAAA-AA&to=done&lead=Q-AAAA-AA', 'Q-P7RH-Q4', 'caught-heading')).toBe(
+      '/office?view=all&lead=Q-P7RH-Q4#caught-heading',
+    );
+    expect(leadLink('/office', 'Q-P7RH-Q4')).toBe('/office?lead=Q-P7RH-Q4#lead-Q-P7RH-Q4');
+    // Words typed in the wrong place, or an address elsewhere, never reach the link.
+    expect(leadLink('/office?q=Ann+Example&zip=Ann', 'Q-P7RH-Q4')).not.toMatch(/Ann/);
+    expect(leadLink('https://elsewhere.example.com/office', 'Q-P7RH-Q4')).toBe('/office?lead=Q-P7RH-Q4#lead-Q-P7RH-Q4');
   });
 });

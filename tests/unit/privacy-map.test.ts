@@ -78,6 +78,12 @@ describe('/privacy names everything a lead keeps', () => {
     }
   });
 
+  it('names the office\'s mark "not a customer" on a form the spam check stopped: who marked it and when (issue 55, item 6)', () => {
+    expect(PRIVACY_COLUMNS.suspected_spam).toHaveProperty('dismissed_at');
+    expect(PRIVACY_COLUMNS.suspected_spam).toHaveProperty('dismissed_by');
+    expect(page).toContain('marks it as not a customer, with who marked it and when');
+  });
+
   it('a member or a column planted without words on the page is seen', () => {
     expect(unnamed([...MEMBERS, 'reachTimes'], { leads: ['id', 'reach_times'] })).toEqual(['member reachTimes', 'column leads.reach_times']);
     expect(unsaid({ reachTimes: 'when you can take a call' })).toEqual([['reachTimes', 'when you can take a call']]);

@@ -8,7 +8,7 @@
 import type { APIRoute } from 'astro';
 import { company } from '../../site/company.ts';
 import { officeText } from '../../http/office-guard.ts';
-import { exportChunks } from '../../office/export.ts';
+import { exportChunks, exportPeriod, isExportPeriod } from '../../office/export.ts';
 import { pulledBody } from '../../http/response-body.ts';
 import { localDateInput } from '../../office/local-time.ts';
 import { readInboxView, viewWords } from '../../office/inbox-filters.ts';
@@ -21,10 +21,20 @@ export const GET: APIRoute = async ({ locals, url, request }) => {
   const { services } = locals;
   const office = locals.office!;
   const { timeZone } = await company();
-  const q = url.searchParams;
+  const q = new URLSearchParams(url.searchParams);
+  const refused = (words: string) => officeText(400, words);
+  const now = new Date();
+  // This week, last week or this month (the export page's buttons): their days in place of the dates.
+  const period = q.get('period') ?? '';
+  if (period !== '') {
+    if (!isExportPeriod(period)) return refused('Choose this week, last week or this month, or give the dates. Go back and choose again.');
+    const days = exportPeriod(period, now, timeZone);
+    q.set('since', days.since);
+    q.set('until', days.until);
+    q.delete('period');
+  }
   const view = readInboxView(q, office.user, timeZone);
   const form = q.get('form') || undefined;
-  const refused = (words: string) => officeText(400, words);
   if (view.badDate) return refused('A date could not be read: write it as 11/01/2026 or 2026-11-01. Go back and correct it.');
   if (form !== undefined && form !== 'quote' && form !== 'support')
     return refused('Choose quote requests, contact messages or both forms. Go back and choose again.');
@@ -40,14 +50,13 @@ export const GET: APIRoute = async ({ locals, url, request }) => {
   // A HEAD asks what the download is, not for it: nothing is read and nothing is recorded.
   if (request.method === 'HEAD') return new Response(null, { headers });
 
-  const now = new Date();
   const tally = { leads: 0 };
   const what = viewWords(view, { since: q.get('since') ?? '', until: q.get('until') ?? '' });
   const source = { exportLeads: office.powers.records.exportLeads, exportInbox: office.powers.inbox.exportInbox };
   async function* download(): AsyncGenerator<Uint8Array> {
     let whole = false;
     try {
-      for await (const text of exportChunks(source, 'csv', { ...view.filter, search }, timeZone, tally)) yield Buffer.from(text);
+      for await (const text of exportChunks(source, 'csv', { ...view.filter, search }, timeZone, tally, now)) yield Buffer.from(text);
       whole = true;
     } finally {
       if (!whole) services.logger.info({ leads: tally.leads }, 'office export stopped before its end: the download was cancelled or failed');

@@ -14,6 +14,7 @@ import {
 } from '../../office/store.ts';
 import { inboxSearch } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type PostgresHandle } from './handle.ts';
+import { attemptsOf } from './office-attempts.ts';
 
 export type InboxRow = LeadRow & {
   status: LeadStatus;
@@ -30,6 +31,8 @@ export type SpamRow = {
   received_at: Date;
   reason: SuspectedSpam['reason'];
   submission: Pick<SuspectedSpam, 'body' | 'meta'>;
+  dismissed_at?: Date | null;
+  dismissed_by?: string | null;
 };
 
 export const toSpam = (r: SpamRow): SuspectedSpam => ({
@@ -40,6 +43,7 @@ export const toSpam = (r: SpamRow): SuspectedSpam => ({
   reason: r.reason,
   body: r.submission.body,
   meta: r.submission.meta,
+  ...(r.dismissed_at && { notACustomer: { by: r.dismissed_by ?? '', at: r.dismissed_at } }),
 });
 
 /** The tables a search looks in, and the key of their rows. */
@@ -77,6 +81,11 @@ export function inboxConditions(filter: InboxFilter, param: (value: unknown) => 
   if (filter.until) where.push(`leads.received_at < ${param(filter.until)}`);
   if (filter.postalCode) where.push(`leads.postal_code = ${param(filter.postalCode)}`);
   if (filter.urgent) where.push("leads.status = 'new'");
+  if (filter.due?.from)
+    where.push(
+      filter.due.before ? `leads.answer_by >= ${param(filter.due.from)}` : `(leads.answer_by >= ${param(filter.due.from)} OR leads.answer_by IS NULL)`,
+    );
+  if (filter.due?.before) where.push(`leads.answer_by < ${param(filter.due.before)}`);
   if (filter.owner === 'nobody') where.push('leads.owner IS NULL');
   else if (filter.owner && 'email' in filter.owner) where.push(`leads.owner = ${param(filter.owner.email)}`);
   else if (filter.owner) where.push(`leads.owner IN (SELECT email FROM office_users WHERE id = ${param(filter.owner.id)})`);
@@ -95,7 +104,7 @@ export function inboxWhere(filter: InboxFilter, param: (value: unknown) => strin
   return where.length ? `WHERE ${where.join(' AND ')}` : '';
 }
 
-/** The rows `rows` as the inbox shows them, with their notes (oldest first). */
+/** The rows `rows` as the inbox shows them, with their notes (oldest first) and their attempts (how many, the last). */
 export async function inboxLeads(handle: PostgresHandle, rows: InboxRow[]): Promise<InboxLead[]> {
   const notes = new Map<string, LeadNote[]>();
   if (rows.length > 0)
@@ -108,6 +117,11 @@ export async function inboxLeads(handle: PostgresHandle, rows: InboxRow[]): Prom
         .catch(handle.unavailable)
     ).rows)
       notes.set(n.lead_id, [...(notes.get(n.lead_id) ?? []), { at: n.at, by: n.author, text: n.text }]);
+  // Each lead's attempts so far (how many, the last): one query for the page.
+  const attempts = await attemptsOf(
+    handle,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     lead: rowToLead(r),
     owner: r.owner ?? undefined,
@@ -116,6 +130,7 @@ export async function inboxLeads(handle: PostgresHandle, rows: InboxRow[]): Prom
     statusBy: r.status_by ?? undefined,
     statusAt: r.status_at ?? undefined,
     ...(r.first_contact_at && { firstContact: { at: r.first_contact_at, by: r.first_contact_by ?? '' } }),
+    ...(attempts.has(r.id) && { attempts: attempts.get(r.id)! }),
   }));
 }
 

@@ -9,6 +9,7 @@ import type { LeadStore } from '../../leads/store.ts';
 import type { OfficeStore } from '../../office/store.ts';
 import { postgresOffice } from './office.ts';
 import { postgresOfficeExport } from './office-export.ts';
+import { postgresAttempts } from './office-attempts.ts';
 import { postgresStaff } from './office-staff.ts';
 import { postgresOverview } from './office-overview.ts';
 import { openPostgresHandle } from './handle.ts';
@@ -41,6 +42,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     ...postgresKeys(handle),
     ...postgresOffice(handle, takeIn, clock),
     ...postgresOfficeExport(handle),
+    ...postgresAttempts(handle),
     ...postgresStaff(handle),
     ...postgresOverview(handle),
     keepOfficeClock: (kept) => clock.keep(kept),

@@ -96,4 +96,28 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     // Every lead comes in with its instant, so a lead's write never touches this index.
     sql: `CREATE INDEX leads_without_answer_by ON leads (received_at) WHERE answer_by IS NULL;`,
   },
+  {
+    version: 20,
+    name: 'attempts: a call, text or e-mail that reached nobody, by whom, when and how, kept and erased with its lead',
+    sql: `
+      CREATE TABLE lead_attempts (
+        id bigserial PRIMARY KEY,
+        lead_id text NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        at timestamptz NOT NULL,
+        tried_by text NOT NULL,
+        way text NOT NULL CHECK (way IN ('call', 'text', 'email'))
+      );
+      CREATE INDEX lead_attempts_by_lead ON lead_attempts (lead_id, at);
+    `,
+  },
+  {
+    version: 21,
+    name: 'suspected spam marked "not a customer" (who, when): out of the waiting count, kept until its time as the rest',
+    // The count of what waits and the spam page's two lists each read an index of their own part, newest first.
+    sql: `
+      ALTER TABLE suspected_spam ADD COLUMN dismissed_at timestamptz, ADD COLUMN dismissed_by text;
+      CREATE INDEX suspected_spam_waiting ON suspected_spam (received_at) WHERE dismissed_at IS NULL;
+      CREATE INDEX suspected_spam_dismissed ON suspected_spam (received_at) WHERE dismissed_at IS NOT NULL;
+    `,
+  },
 ];

@@ -57,8 +57,24 @@ export function postgresOverview(handle: PostgresHandle): OfficeOverview {
       );
       return rows.map((r) => ({ week: r.week, outcome: r.outcome, ...(r.outcome !== 'waiting' && r.minutes !== null && { minutes: r.minutes }), count: r.n }));
     },
-    // At most `upTo` entries read (of `suspected_spam_by_time`, or the few rows themselves where the planner finds that cheaper).
+    // The index of waiting leads (`leads_waiting`) alone: width_bucket counts 0 before the first bound, and so on.
+    waitingCounts: async (bounds) => {
+      const counts = Array.from({ length: bounds.length + 1 }, () => 0);
+      const { rows } = await query<{ group: number | null; n: number }>(
+        `SELECT width_bucket(answer_by, $1::timestamptz[]) AS "group", count(*)::int AS n FROM leads WHERE status = 'new' GROUP BY 1`,
+        [bounds],
+      );
+      for (const r of rows) counts[r.group ?? bounds.length] += r.n;
+      return counts;
+    },
+    // At most `upTo` entries read (of `suspected_spam_waiting`, those not marked "not a customer", or the few rows themselves
+    // where the planner finds that cheaper).
     spamWaiting: async (upTo) =>
-      (await query<{ n: number }>('SELECT count(*)::int AS n FROM (SELECT 1 FROM suspected_spam ORDER BY received_at LIMIT $1) AS waiting', [upTo])).rows[0]!.n,
+      (
+        await query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM (SELECT 1 FROM suspected_spam WHERE dismissed_at IS NULL ORDER BY received_at LIMIT $1) AS waiting',
+          [upTo],
+        )
+      ).rows[0]!.n,
   };
 }

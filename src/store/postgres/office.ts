@@ -21,6 +21,9 @@ import { rowToLead, type LeadRow, type PostgresHandle, writeAudit } from './hand
 import type { MinutesClock } from './office-clock.ts';
 import { inboxLeads, inboxWhere, samePerson, searchCondition, SPAM, toSpam, WITH_DISCLOSURE, type InboxRow, type SpamRow } from './inbox-query.ts';
 
+/** The condition of a list of suspected spam on the mark "not a customer" (`SpamQuery.notACustomer`), each part by its index (migration 21). */
+const spamMarked = (marked: boolean | undefined) => (marked === undefined ? undefined : `dismissed_at IS ${marked ? 'NOT ' : ''}NULL`);
+
 /** The office's roles on `handle`; `takeIn` takes a released submission in as the intake would. */
 export function postgresOffice(
   handle: PostgresHandle,
@@ -111,9 +114,10 @@ export function postgresOffice(
     listSpam: async (q) => {
       const params: unknown[] = [];
       const param = (value: unknown) => `$${params.push(value)}`;
-      const search = searchCondition(q.search, SPAM, param);
+      const where = [searchCondition(q.search, SPAM, param), spamMarked(q.notACustomer)].filter(Boolean);
       const sql =
-        `SELECT * FROM suspected_spam ${search ? `WHERE ${search}` : ''} ORDER BY received_at DESC, id LIMIT ` + `${param(q.limit)} OFFSET ${param(q.offset)}`;
+        `SELECT * FROM suspected_spam ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY received_at DESC, id LIMIT ` +
+        `${param(q.limit)} OFFSET ${param(q.offset)}`;
       return (await query<SpamRow>(sql, params)).rows.map(toSpam);
     },
     findSpam: async (id) => {
@@ -145,6 +149,20 @@ export function postgresOffice(
         }
       }
     },
+
+    markNotACustomer: (id, mark, audit) =>
+      transaction(async (c) => {
+        const row = (
+          await c.query<{ reference: string; dismissed_at: Date | null }>('SELECT reference, dismissed_at FROM suspected_spam WHERE id = $1 FOR UPDATE', [id])
+        ).rows[0];
+        if (!row) return undefined;
+        const changed = (row.dismissed_at === null) === (mark !== undefined);
+        if (changed) {
+          await c.query('UPDATE suspected_spam SET dismissed_at = $2, dismissed_by = $3 WHERE id = $1', [id, mark?.at ?? null, mark?.by ?? null]);
+          await writeAudit(c, audit(row.reference));
+        }
+        return { reference: row.reference, changed };
+      }),
 
     record: async (entry: AuditEntry) =>
       void (await query('INSERT INTO office_audit (at, actor, action, detail) VALUES ($1, $2, $3, $4)', [entry.at, entry.actor, entry.action, entry.detail])),

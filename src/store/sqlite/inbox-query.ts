@@ -13,6 +13,7 @@ import {
 } from '../../office/store.ts';
 import { inboxSearch } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
+import { attemptsOf } from './office-attempts.ts';
 
 export type InboxRow = LeadRow & {
   status: LeadStatus;
@@ -29,11 +30,22 @@ export type SpamRow = {
   received_at: string;
   reason: SuspectedSpam['reason'];
   submission: string;
+  dismissed_at?: string | null;
+  dismissed_by?: string | null;
 };
 
 export const toSpam = (r: SpamRow): SuspectedSpam => {
   const { body, meta } = JSON.parse(r.submission) as Pick<SuspectedSpam, 'body' | 'meta'>;
-  return { id: r.id, reference: r.reference, formType: r.form_type, receivedAt: new Date(r.received_at), reason: r.reason, body, meta };
+  return {
+    id: r.id,
+    reference: r.reference,
+    formType: r.form_type,
+    receivedAt: new Date(r.received_at),
+    reason: r.reason,
+    body,
+    meta,
+    ...(r.dismissed_at && { notACustomer: { by: r.dismissed_by ?? '', at: new Date(r.dismissed_at) } }),
+  };
 };
 
 /** The tables a search looks in, and the key of their rows. */
@@ -79,6 +91,14 @@ export function inboxConditions(filter: InboxFilter, params: Array<string | numb
   // The index by status holds the leads moved on from new alone (migration 18): SQLite uses it when the query says so too.
   if (filter.status !== undefined && filter.status !== 'new') where.push("status <> 'new'");
   if (filter.urgent) where.push("status = 'new'");
+  if (filter.due?.from) {
+    where.push(filter.due.before ? 'answer_by >= ?' : '(answer_by >= ? OR answer_by IS NULL)');
+    params.push(filter.due.from.toISOString());
+  }
+  if (filter.due?.before) {
+    where.push('answer_by < ?');
+    params.push(filter.due.before.toISOString());
+  }
   if (filter.owner === 'nobody') where.push('owner IS NULL');
   if (filter.visitBetween) {
     where.push("EXISTS (SELECT 1 FROM json_each(leads.fields, '$.preferredDates') WHERE value BETWEEN ? AND ?)");
@@ -93,7 +113,7 @@ export function inboxWhere(filter: InboxFilter, params: Array<string | number>):
   return where.length ? `WHERE ${where.join(' AND ')}` : '';
 }
 
-/** The rows `rows` as the inbox shows them, with their notes (oldest first). */
+/** The rows `rows` as the inbox shows them, with their notes (oldest first) and their attempts (how many, the last). */
 export function inboxLeads(handle: SqliteHandle, rows: InboxRow[]): InboxLead[] {
   const byLead = new Map<string, LeadNote[]>();
   if (rows.length > 0) {
@@ -103,6 +123,11 @@ export function inboxLeads(handle: SqliteHandle, rows: InboxRow[]): InboxLead[] 
     for (const n of notes) byLead.set(n.lead_id, [...(byLead.get(n.lead_id) ?? []), { at: new Date(n.at), by: n.author, text: n.text }]);
   }
   const disclosureText = handle.disclosureTexts();
+  // Each lead's attempts so far (how many, the last): one query for the page.
+  const attempts = attemptsOf(
+    handle,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     lead: rowToLead(r, disclosureText),
     owner: r.owner ?? undefined,
@@ -111,6 +136,7 @@ export function inboxLeads(handle: SqliteHandle, rows: InboxRow[]): InboxLead[] 
     statusBy: r.status_by ?? undefined,
     statusAt: r.status_at ? new Date(r.status_at) : undefined,
     ...(r.first_contact_at && { firstContact: { at: new Date(r.first_contact_at), by: r.first_contact_by ?? '' } }),
+    ...(attempts.has(r.id) && { attempts: attempts.get(r.id)! }),
   }));
 }
 

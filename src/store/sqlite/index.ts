@@ -7,6 +7,7 @@ import type { LeadStore } from '../../leads/store.ts';
 import type { OfficeStore } from '../../office/store.ts';
 import { sqliteOffice } from './office.ts';
 import { sqliteOfficeExport } from './office-export.ts';
+import { sqliteAttempts } from './office-attempts.ts';
 import { sqliteStaff } from './office-staff.ts';
 import { sqliteOverview } from './office-overview.ts';
 import { openSqliteHandle } from './handle.ts';
@@ -33,6 +34,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = { gr
     ...sqliteKeys(handle),
     ...sqliteOffice(handle, takeIn, clock),
     ...sqliteOfficeExport(handle),
+    ...sqliteAttempts(handle),
     ...sqliteStaff(handle),
     ...sqliteOverview(handle, clock),
     keepOfficeClock: (kept) => handle.guard(() => clock.keep(kept)),

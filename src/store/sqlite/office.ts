@@ -20,6 +20,9 @@ import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
 import type { DayClock } from './office-days.ts';
 import { inboxLeads, inboxWhere, samePerson, searchCondition, SPAM, toSpam, type InboxRow, type SpamRow } from './inbox-query.ts';
 
+/** The condition of a list of suspected spam on the mark "not a customer" (`SpamQuery.notACustomer`), each part by its index (migration 21). */
+const spamMarked = (marked: boolean | undefined) => (marked === undefined ? undefined : `dismissed_at IS ${marked ? 'NOT ' : ''}NULL`);
+
 /** The office's roles on `handle`; `takeIn` takes a released submission in as the intake would. */
 export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction, clock: DayClock): Omit<OfficeInbox, 'exportInbox'> & SpamFolder & AuditTrail {
   const { db, guard, inTransaction, eraseFromWal, writeAudit } = handle;
@@ -111,8 +114,8 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction, cl
     listSpam: (query) =>
       guard(() => {
         const params: Array<string | number> = [];
-        const search = searchCondition(query.search, SPAM, params);
-        const sql = `SELECT * FROM suspected_spam ${search ? `WHERE ${search}` : ''} ORDER BY received_at DESC, id LIMIT ? OFFSET ?`;
+        const where = [searchCondition(query.search, SPAM, params), spamMarked(query.notACustomer)].filter(Boolean);
+        const sql = `SELECT * FROM suspected_spam ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY received_at DESC, id LIMIT ? OFFSET ?`;
         return (db.prepare(sql).all(...params, query.limit, query.offset) as SpamRow[]).map(toSpam);
       }),
     findSpam: (id) =>
@@ -136,6 +139,20 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction, cl
       if (released.kind !== 'gone') await eraseFromWal();
       return released;
     },
+    markNotACustomer: (id, mark, audit) =>
+      guard(() =>
+        inTransaction(() => {
+          const row = db.prepare('SELECT reference, dismissed_at FROM suspected_spam WHERE id = ?').get(id) as
+            { reference: string; dismissed_at: string | null } | undefined;
+          if (!row) return undefined;
+          const changed = (row.dismissed_at === null) === (mark !== undefined);
+          if (changed) {
+            db.prepare('UPDATE suspected_spam SET dismissed_at = ?, dismissed_by = ? WHERE id = ?').run(mark ? iso(mark.at) : null, mark?.by ?? null, id);
+            writeAudit(audit(row.reference));
+          }
+          return { reference: row.reference, changed };
+        }),
+      ),
 
     record: (entry: AuditEntry) =>
       guard(
