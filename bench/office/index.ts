@@ -7,7 +7,8 @@
  * its ratio and PASS or MISS against the issue's threshold; draws docs/images/bench-office.svg.
  * The office's first page on busy days (issue 49): stores of 10,000 and 100,000 leads all sent within
  * one day (two days before the build), the first page (`/office`) timed on each against the
- * threshold of 1.5×, and beside it the overview's reads on the store.
+ * threshold of 1.5×, and beside it the overview's reads on the store, and the team's load per person
+ * (issue 55), also against 1.5×.
  * `--smoke`: stores of 200 and 2,000 leads (over 700 days, and within one day), one or two of each
  * measurement, no chart (seven starts of the service, 15–25 s on a busy 2-core machine).
  * `BENCH_OFFICE_STORES=day`: only the stores within one day; `=span`: only the 700-day ones.
@@ -220,6 +221,8 @@ export async function officeBench({ smoke, leadRssMiB }: { smoke: boolean; leadR
       },
       ...(['counts by status (store)', 'leads per week (store)'] as const).map((op) => store(`${op}, within one day`, a.overviewMs[op], b.overviewMs[op])),
       ...PROMISE.map((op) => store(`${op}, within one day`, a.promiseMs[op], b.promiseMs[op])),
+      // Issue 55, item 4: the team's load, the same work held at both sizes, flat in the leads of the store.
+      { ...store("the team's load per person (store, µs), within one day", a.teamLoadUs, b.teamLoadUs), limit: 1.5 },
     );
     // The same number of leads within one day against over 700 days, in the same run (no threshold).
     for (const d of days) {

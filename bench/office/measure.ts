@@ -12,6 +12,11 @@ import { copyStore, officeClock, type BuiltStore } from './stores.ts';
 import { openSqliteStore } from '../../src/store/sqlite/index.ts';
 import { weekStarts } from '../../src/office/overview.ts';
 import { promiseChartWeeks } from '../../src/office/promise-chart.ts';
+import { waitingGroups } from '../../src/office/promise-words.ts';
+import { localDateInput, parseLocalDate } from '../../src/office/local-time.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { DAY_MS } from '../../src/lib/time.ts';
+import { STAFF } from '../../tests/support/office.ts';
 
 /** The services the quote form offers, as the chart asks for them (`content/forms/quote.mdx`). */
 const SERVICES = officeClock().services;
@@ -42,7 +47,49 @@ async function overviewOnStore(
       'promise chart (store and figures)': await medianOf(repeat, async () =>
         promiseChartWeeks(weeks, await store.promiseCounts(weeks, new Date()), 'America/Los_Angeles'),
       ),
+      'waiting leads by urgency (store)': await medianOf(repeat, () => store.waitingCounts(waitingGroups(new Date(), officeClock().promise).bounds)),
     };
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * The team's load (issue 55, item 4), on a store of leads sent within one day, the service stopped:
+ * the same work handed out at every size (40 waiting leads held by the office's account, 20 by a
+ * colleague, 20 first contacted by the account that day), then each account's figures (`teamLoad`)
+ * read `repeat` times, 100 reads each: the median, in microseconds a read. Read as of the next day,
+ * with the clock handed in: the store's own first contacts (up to its build, where `contactFirst`
+ * stops them) are all before that day began, so both sizes hold the same work. What it reads grows
+ * with what each person holds and the day's first contacts, not with the leads in the store.
+ */
+async function teamLoadOnStore(file: string, repeat: number): Promise<number> {
+  const zone = 'America/Los_Angeles';
+  const now = new Date(Date.now() + DAY_MS);
+  const db = new DatabaseSync(file);
+  try {
+    const colleague = 'colleague@example.com';
+    db.prepare("INSERT OR IGNORE INTO office_users (email, password_hash, created_at, role) VALUES (?, 'bench', ?, 'staff')").run(colleague, now.toISOString());
+    const waiting = (n: number, order: string) => `SELECT id FROM leads WHERE status = 'new' AND owner IS NULL ORDER BY received_at ${order} LIMIT ${n}`;
+    db.prepare(`UPDATE leads SET owner = ? WHERE id IN (${waiting(40, 'DESC')})`).run(STAFF.email);
+    db.prepare(`UPDATE leads SET owner = ? WHERE id IN (${waiting(20, 'DESC')})`).run(colleague);
+    db.prepare(
+      `UPDATE leads SET status = 'contacted', status_by = :by, status_at = :at, first_contact_by = :by, first_contact_at = :at WHERE id IN (${waiting(20, 'ASC')})`,
+    ).run({ by: STAFF.email, at: new Date(now.getTime() - 60_000).toISOString() });
+  } finally {
+    db.close();
+  }
+  const store = openSqliteStore(file);
+  try {
+    const todayBegan = parseLocalDate(localDateInput(now, zone), zone)!;
+    const people = await store.teamLoad(todayBegan, now);
+    const mine = people.find((p) => p.email === STAFF.email);
+    if (mine?.waiting !== 40 || mine.firstContacted !== 20) throw new Error(`the team's load read ${JSON.stringify(people)}`);
+    // A few dozen microseconds a read: timed 100 reads at a time, and given in microseconds a read.
+    const per100 = await medianOf(repeat, async () => {
+      for (let i = 0; i < 100; i++) await store.teamLoad(todayBegan, now);
+    });
+    return +(per100 * 10).toFixed(1);
   } finally {
     await store.close();
   }
@@ -76,9 +123,10 @@ export type OverviewOperation = (typeof OVERVIEW)[number];
  * Is the promise kept? (issue 46, item 2), on the store itself: the twelve weeks' leads first
  * contacted or late (`promiseCounts`), and with them the chart's figures worked out as the page does
  * (in time, late, the median in working hours: `promiseChartWeeks`). The page's whole cost is in the
- * first page's row above.
+ * first page's row above. With them, the waiting leads counted in the inbox's groups by urgency
+ * (late, due today, due on the next working day, later: `waitingCounts`, issue 55).
  */
-export const PROMISE = ['promise chart (store)', 'promise chart (store and figures)'] as const;
+export const PROMISE = ['promise chart (store)', 'promise chart (store and figures)', 'waiting leads by urgency (store)'] as const;
 export type PromiseOperation = (typeof PROMISE)[number];
 
 export interface StoreFigures {
@@ -205,6 +253,7 @@ export async function measureOffice(store: BuiltStore, repeat: number, exports: 
     const promiseMs = {
       'promise chart (store)': onStore['promise chart (store)'],
       'promise chart (store and figures)': onStore['promise chart (store and figures)'],
+      'waiting leads by urgency (store)': onStore['waiting leads by urgency (store)'],
     };
     return { leads: store.spec.leads, spam: store.spec.spam, medianMs, rangeMs, overviewMs, promiseMs, export: exported, startupMs: startup, rssAfterMiB };
   } finally {
@@ -225,6 +274,8 @@ export interface FirstPageFigures {
   /** The counts by status and the twelve weeks, read on the store. */
   overviewMs: Pick<Record<OverviewOperation, number>, 'counts by status (store)' | 'leads per week (store)'>;
   promiseMs: Record<PromiseOperation, number>;
+  /** The team's load read on the store, the same work handed out at every size (`teamLoadOnStore`): microseconds a read. */
+  teamLoadUs: number;
   startupMs: number;
 }
 
@@ -249,6 +300,7 @@ export async function measureFirstPage(store: BuiltStore, repeat: number): Promi
     const startup = Math.round(server.startupMs);
     await server.stop();
     const onStore = await overviewOnStore(join(dir, 'leads.sqlite'), repeat);
+    const teamLoadUs = await teamLoadOnStore(join(dir, 'leads.sqlite'), repeat);
     return {
       leads: store.spec.leads,
       spam: store.spec.spam,
@@ -259,7 +311,9 @@ export async function measureFirstPage(store: BuiltStore, repeat: number): Promi
       promiseMs: {
         'promise chart (store)': onStore['promise chart (store)'],
         'promise chart (store and figures)': onStore['promise chart (store and figures)'],
+        'waiting leads by urgency (store)': onStore['waiting leads by urgency (store)'],
       },
+      teamLoadUs,
       startupMs: startup,
     };
   } finally {

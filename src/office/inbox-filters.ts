@@ -185,6 +185,8 @@ export function readInboxView(q: URLSearchParams, user: string, timeZone: string
     postalCode: zip,
     owner: whose === 'mine' ? { email: user } : whose === 'nobody' ? ('nobody' as const) : whose ? { id: whose } : undefined,
     visitBetween: visitThisWeek ? week : undefined,
+    // "Mine": my open leads, most urgent first (unless a status is chosen).
+    open: whose === 'mine' && !status ? true : undefined,
   };
   const filtering = Boolean(handle !== '' || form || status || whose || since || untilDay || zipTyped !== '' || visitThisWeek);
   // No filter: the waiting leads by urgency, unless every lead was asked for.
@@ -232,7 +234,7 @@ export function viewWords(view: InboxView, given: { since: string; until: string
     filter.form === 'quote' ? 'quote requests' : filter.form === 'support' ? 'contact messages' : 'both forms',
     `${given.since || 'the start'} to ${given.until || 'now'}`,
     filter.status && `status ${STATUS_WORDS[filter.status]}`,
-    view.whose === 'mine' && 'taken by the one who downloaded it',
+    view.whose === 'mine' && `taken by the one who downloaded it${filter.open ? ', still open' : ''}`,
     view.whose === 'nobody' && 'taken by nobody',
     view.whose && !Object.hasOwn(OWNER_FILTERS, view.whose) && 'taken by one colleague',
     filter.postalCode && `ZIP code ${filter.postalCode}`,

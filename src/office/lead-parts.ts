@@ -11,7 +11,7 @@ export function openInPlace(doc: Document): void {
     (event) => {
       const details = event.target;
       if (!(details instanceof HTMLDetailsElement) || !details.open) return;
-      const link = details.querySelector<HTMLAnchorElement>('.lead-later a:not([aria-busy])');
+      const link = details.querySelector<HTMLAnchorElement>('.lead-later a:not([aria-busy]):not([data-part-failed])');
       const reference = details.closest('li.lead')?.id.replace(/^lead-/, '');
       if (!link || !reference) return;
       link.setAttribute('aria-busy', 'true');
@@ -24,7 +24,11 @@ export function openInPlace(doc: Document): void {
           if (!part) throw new Error('no part');
           details.querySelector('.lead-later')?.replaceWith(doc.importNode(part, true));
         })
-        .catch(() => link.removeAttribute('aria-busy'));
+        .catch(() => {
+          // The link stays, and opens the lead alone (after a sign-in, when the session had ended).
+          link.removeAttribute('aria-busy');
+          link.dataset.partFailed = '';
+        });
     },
     true,
   );

@@ -6,6 +6,7 @@
 import type { LeadRecord } from '../leads/lead.ts';
 import type { FormType } from '../leads/schema.ts';
 import type { OfficeClock } from './figures-clock.ts';
+import type { GivenLead, OpenedLead, TeamInboxQuery, TeamLoadRead } from './team-load.ts';
 export type { OfficeClock } from './figures-clock.ts';
 
 /** Where the office stands with a lead. */
@@ -32,7 +33,7 @@ export interface LeadNote {
 export const NOTE_MAX_LENGTH = 2000;
 
 /** A lead as the office's inbox shows it: the record, and where the office stands with it. */
-export interface InboxLead {
+export interface InboxLead extends GivenLead {
   lead: LeadRecord;
   /** The member of staff who took it, if anyone has. */
   owner: string | undefined;
@@ -49,7 +50,7 @@ export interface InboxLead {
 }
 
 /** What the inbox shows: newest first, each condition optional. */
-export interface InboxQuery {
+export interface InboxQuery extends TeamInboxQuery {
   /** A name, e-mail, phone (its digits) or reference, or part of one. */
   search?: string;
   form?: FormType;
@@ -114,7 +115,7 @@ export const SAME_PERSON_PER_KEY = 11;
 export type InboxFilter = Omit<InboxQuery, 'limit' | 'offset'>;
 
 /** The office's view of the stored leads. */
-export interface OfficeInbox {
+export interface OfficeInbox extends OpenedLead {
   inbox(query: InboxQuery): Promise<InboxLead[]>;
   /**
    * Sets the status of the lead with `reference`, with `audit`'s line (none when it had that status), and says what it was;
@@ -178,7 +179,7 @@ export interface PromiseCount {
 }
 
 /** The inbox at a glance: counts, and leads per week. Each reads an index, never every lead's row. */
-export interface OfficeOverview {
+export interface OfficeOverview extends TeamLoadRead {
   /** How many leads `query` selects, its page aside. */
   inboxCount(query: Omit<InboxQuery, 'limit' | 'offset'>): Promise<number>;
   /** Leads by status, all of them, how many were received from `since` on, and how many wait past their answer-by at `now`. */

@@ -68,6 +68,12 @@ export const PRIVACY_COLUMNS: Readonly<Record<string, Readonly<Record<string, st
     tried_by: 'The attempts',
     way: 'The attempts',
   },
+  // A lead given to a colleague, marked for them until they open it: who has it, in the office's own words.
+  lead_given_marks: {
+    account: 'Who in the office has it',
+    given_by: 'Who in the office has it',
+    given_at: 'Who in the office has it',
+  },
   suspected_spam: {
     reference: 'kept aside, as it was sent',
     form_type: 'kept aside, as it was sent',
@@ -91,5 +97,6 @@ export const PRIVACY_EXEMPT: Readonly<Record<string, readonly string[]>> = {
   leads: ['id'],
   lead_notes: ['id', 'lead_id'],
   lead_attempts: ['id', 'lead_id'],
+  lead_given_marks: ['lead_id'],
   suspected_spam: ['id'],
 };

@@ -69,9 +69,9 @@ describe.skipIf(!chromiumAvailable())('a change made after the session ended, in
       await page.goto(`${server.url}/office`);
       await signIn(page);
       await page.getByRole('heading', { name: 'Inbox' }).waitFor();
-      idleAnHour();
-
+      // The lead opened while signed in; the session ends before the change is sent (a lunch break).
       const card = await openLead(page, reference);
+      idleAnHour();
       await card.getByLabel('Status').selectOption('contacted');
       await card.getByRole('button', { name: 'Save' }).click();
       // Signed out: told so, and that the change is kept, not made.
@@ -102,8 +102,9 @@ describe.skipIf(!chromiumAvailable())('a change made after the session ended, in
     await page.goto(`${server.url}/office`);
     await signIn(page);
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
-    idleAnHour();
+    // The lead opened while signed in; the session ends before the change is sent (a lunch break).
     const card = await openLead(page, reference);
+    idleAnHour();
     await card.getByLabel(/^Note of the call/).fill('Called, no answer; try tomorrow after 10.');
     await card.getByRole('button', { name: 'Save' }).click();
     await signIn(page);
@@ -132,8 +133,9 @@ describe.skipIf(!chromiumAvailable())('a change made after the session ended, in
     await page.goto(`${server.url}/office`);
     await signIn(page);
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
-    idleAnHour();
+    // The lead opened while signed in; the session ends before the change is sent (a lunch break).
     const card = await openLead(page, reference);
+    idleAnHour();
     await card.getByLabel('Status').selectOption('done');
     const [held] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/office/work')), card.getByRole('button', { name: 'Save' }).click()]);
     expect(await held.headerValue('set-cookie')).toMatch(/^office_held=[A-Za-z0-9_-]{32}; Max-Age=900; Path=\/office; HttpOnly; SameSite=Strict$/);

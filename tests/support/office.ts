@@ -61,8 +61,15 @@ export async function openLead(page: Page, reference: string): Promise<Locator> 
   const later = row.locator('.lead-later');
   if ((await later.count()) === 0) return row;
   if (await page.evaluate(() => document.documentElement.dataset.leadParts === 'on')) {
-    await later.waitFor({ state: 'detached' });
-    return row;
+    // The part in place, or its read failed (the session ended): then the link opens the lead, as without JavaScript.
+    await later.evaluate(
+      (el) =>
+        new Promise<void>((done) => {
+          const check = () => (!el.isConnected || el.querySelector('a[data-part-failed]') ? done() : setTimeout(check, 50));
+          check();
+        }),
+    );
+    if ((await later.count()) === 0) return row;
   }
   await later.getByRole('link', { name: 'Open the whole lead' }).click();
   await page.waitForLoadState('load');

@@ -66,7 +66,7 @@ describe("the store's roles", () => {
     ]);
     expect(Object.keys(roles.spam).sort()).toEqual(['findSpam', 'keepSpam', 'listSpam', 'markNotACustomer', 'releaseSpam']);
     expect(Object.keys(roles.inbox).sort()).toEqual(['addNote', 'exportInbox', 'inbox', 'personLeads', 'personSpam', 'samePerson', 'setStatus', 'workLead']);
-    expect(Object.keys(roles.overview).sort()).toEqual(['inboxCount', 'leadsPerWeek', 'promiseCounts', 'spamWaiting', 'statusCounts', 'waitingCounts']);
+    expect(Object.keys(roles.overview).sort()).toEqual(['inboxCount', 'leadsPerWeek', 'promiseCounts', 'spamWaiting', 'statusCounts', 'teamLoad', 'waitingCounts']);
     expect('setStatus' in roles.overview).toBe(false);
     expect('deletePerson' in roles.sessions).toBe(false);
     expect('submit' in roles.spam).toBe(false);

@@ -81,6 +81,7 @@ export function inboxConditions(filter: InboxFilter, param: (value: unknown) => 
   if (filter.until) where.push(`leads.received_at < ${param(filter.until)}`);
   if (filter.postalCode) where.push(`leads.postal_code = ${param(filter.postalCode)}`);
   if (filter.urgent) where.push("leads.status = 'new'");
+  if (filter.open) where.push("leads.status <> 'done'");
   if (filter.due?.from)
     where.push(
       filter.due.before ? `leads.answer_by >= ${param(filter.due.from)}` : `(leads.answer_by >= ${param(filter.due.from)} OR leads.answer_by IS NULL)`,
@@ -104,9 +105,20 @@ export function inboxWhere(filter: InboxFilter, param: (value: unknown) => strin
   return where.length ? `WHERE ${where.join(' AND ')}` : '';
 }
 
-/** The rows `rows` as the inbox shows them, with their notes (oldest first) and their attempts (how many, the last). */
-export async function inboxLeads(handle: PostgresHandle, rows: InboxRow[]): Promise<InboxLead[]> {
+/** The rows `rows` as the inbox shows them, with their notes (oldest first), their attempts (how many, the last), and those given to `account` marked so. */
+export async function inboxLeads(handle: PostgresHandle, rows: InboxRow[], account?: string): Promise<InboxLead[]> {
   const notes = new Map<string, LeadNote[]>();
+  const given = new Map<string, { by: string; at: Date }>();
+  if (rows.length > 0 && account !== undefined)
+    for (const m of (
+      await handle.pool
+        .query<{ lead_id: string; given_by: string; given_at: Date }>(
+          'SELECT lead_id, given_by, given_at FROM lead_given_marks WHERE account = $1 AND lead_id = ANY($2)',
+          [account, rows.map((r) => r.id)],
+        )
+        .catch(handle.unavailable)
+    ).rows)
+      given.set(m.lead_id, { by: m.given_by, at: m.given_at });
   if (rows.length > 0)
     for (const n of (
       await handle.pool
@@ -131,6 +143,7 @@ export async function inboxLeads(handle: PostgresHandle, rows: InboxRow[]): Prom
     statusAt: r.status_at ?? undefined,
     ...(r.first_contact_at && { firstContact: { at: r.first_contact_at, by: r.first_contact_by ?? '' } }),
     ...(attempts.has(r.id) && { attempts: attempts.get(r.id)! }),
+    ...(given.has(r.id) && { givenBy: given.get(r.id) }),
   }));
 }
 

@@ -120,4 +120,20 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX suspected_spam_dismissed ON suspected_spam (received_at) WHERE dismissed_at IS NOT NULL;
     `,
   },
+  {
+    version: 22,
+    name: "the team's load: each account's waiting leads and first contacts by index; a lead given to someone marked for them until they open it or act on it",
+    // Both indexes leave out what a new lead has (nobody's, no first contact): a lead comes in without writing them.
+    sql: `
+      CREATE TABLE lead_given_marks (
+        lead_id text NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+        account text NOT NULL,
+        given_by text NOT NULL,
+        given_at timestamptz NOT NULL,
+        PRIMARY KEY (lead_id, account)
+      );
+      CREATE INDEX leads_held_waiting ON leads (owner, answer_by) WHERE status = 'new' AND owner IS NOT NULL;
+      CREATE INDEX leads_first_contacts ON leads (first_contact_at, first_contact_by) WHERE first_contact_at IS NOT NULL;
+    `,
+  },
 ];

@@ -14,6 +14,8 @@ export function postgresAttempts(handle: PostgresHandle): OfficeAttempts {
         const { rows } = await c.query<{ id: string }>('SELECT id FROM leads WHERE reference = $1', [reference]);
         if (!rows[0]) return false;
         await c.query('INSERT INTO lead_attempts (lead_id, at, tried_by, way) VALUES ($1, $2, $3, $4)', [rows[0].id, attempt.at, attempt.by, attempt.way]);
+        // An attempt is acting on the lead: one given to its maker is no longer marked for them (migration 22).
+        await c.query('DELETE FROM lead_given_marks WHERE lead_id = $1 AND account = $2', [rows[0].id, attempt.by]);
         await writeAudit(c, audit);
         return true;
       }),

@@ -19,6 +19,7 @@ import { Lost, type TakeInTransaction } from './intake.ts';
 import { searchText, spamSearchFacts } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type PostgresHandle, writeAudit } from './handle.ts';
 import type { MinutesClock } from './office-clock.ts';
+import { givenMark, givenMarkActor, openOrder } from '../given-mark.ts';
 import { inboxLeads, inboxWhere, samePerson, searchCondition, SPAM, toSpam, WITH_DISCLOSURE, type InboxRow, type SpamRow } from './inbox-query.ts';
 
 /** The condition of a list of suspected spam on the mark "not a customer" (`SpamQuery.notACustomer`), each part by its index (migration 21). */
@@ -44,6 +45,9 @@ export function postgresOffice(
       if (!row) return undefined;
       if (takenByAnother(work, row.owner)) return { from: row.status, owner: row.owner, takenBy: row.owner! };
       const changes = changesOf(work, row);
+      // A lead given to its sender is no longer marked for them: they acted on it (migration 22).
+      const actor = givenMarkActor(work);
+      if (actor !== undefined) await c.query('DELETE FROM lead_given_marks WHERE lead_id = $1 AND account = $2', [row.id, actor]);
       if (work.status && changes.status) {
         const { to, by, at, audit } = work.status;
         await c.query('UPDATE leads SET status = $2, status_by = $3, status_at = $4 WHERE id = $1', [row.id, to, by, at]);
@@ -58,6 +62,11 @@ export function postgresOffice(
       }
       if (work.owner && changes.owner) {
         await c.query('UPDATE leads SET owner = $2 WHERE id = $1', [row.id, work.owner.to ?? null]);
+        // Given by another: marked for its new holder alone.
+        const mark = givenMark(work.owner);
+        await c.query('DELETE FROM lead_given_marks WHERE lead_id = $1', [row.id]);
+        if (mark)
+          await c.query('INSERT INTO lead_given_marks (lead_id, account, given_by, given_at) VALUES ($1, $2, $3, $4)', [row.id, mark.to, mark.by, mark.at]);
         await writeAudit(c, work.owner.audit);
       }
       if (work.note) {
@@ -72,13 +81,15 @@ export function postgresOffice(
     inbox: async (q: InboxQuery) => {
       const params: unknown[] = [];
       const param = (value: unknown) => `$${params.push(value)}`;
-      const order = q.urgent ? 'leads.answer_by, leads.received_at, leads.id' : 'leads.received_at DESC, leads.id DESC';
+      const order = q.urgent ? 'leads.answer_by, leads.received_at, leads.id' : q.open ? openOrder('leads.') : 'leads.received_at DESC, leads.id DESC';
       const sql = `${WITH_DISCLOSURE} ${inboxWhere(q, param)} ORDER BY ${order} LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}`;
-      return inboxLeads(handle, (await query<InboxRow>(sql, params)).rows);
+      return inboxLeads(handle, (await query<InboxRow>(sql, params)).rows, q.account);
     },
     setStatus: (reference, status, by, at, audit) => workLead(reference, { status: { to: status, by, at, audit } }),
     addNote: async (reference, note, audit) => (await workLead(reference, { note: { note, audit } })) !== undefined,
     workLead,
+    openedLead: async (reference, account) =>
+      void (await query('DELETE FROM lead_given_marks WHERE account = $1 AND lead_id IN (SELECT id FROM leads WHERE reference = $2)', [account, reference])),
     samePerson: (people) => samePerson(handle, people),
     personLeads: async (match) => {
       const column = match.kind === 'email' ? 'email_normalised' : 'phone_e164';

@@ -91,6 +91,7 @@ export function inboxConditions(filter: InboxFilter, params: Array<string | numb
   // The index by status holds the leads moved on from new alone (migration 18): SQLite uses it when the query says so too.
   if (filter.status !== undefined && filter.status !== 'new') where.push("status <> 'new'");
   if (filter.urgent) where.push("status = 'new'");
+  if (filter.open) where.push("status <> 'done'");
   if (filter.due?.from) {
     where.push(filter.due.before ? 'answer_by >= ?' : '(answer_by >= ? OR answer_by IS NULL)');
     params.push(filter.due.from.toISOString());
@@ -113,9 +114,16 @@ export function inboxWhere(filter: InboxFilter, params: Array<string | number>):
   return where.length ? `WHERE ${where.join(' AND ')}` : '';
 }
 
-/** The rows `rows` as the inbox shows them, with their notes (oldest first) and their attempts (how many, the last). */
-export function inboxLeads(handle: SqliteHandle, rows: InboxRow[]): InboxLead[] {
+/** The rows `rows` as the inbox shows them, with their notes (oldest first), their attempts (how many, the last), and those given to `account` marked so. */
+export function inboxLeads(handle: SqliteHandle, rows: InboxRow[], account?: string): InboxLead[] {
   const byLead = new Map<string, LeadNote[]>();
+  const given = new Map<string, { by: string; at: Date }>();
+  if (rows.length > 0 && account !== undefined) {
+    const marks = handle.db
+      .prepare(`SELECT lead_id, given_by, given_at FROM lead_given_marks WHERE account = ? AND lead_id IN (${rows.map(() => '?').join(', ')})`)
+      .all(account, ...rows.map((r) => r.id)) as Array<{ lead_id: string; given_by: string; given_at: string }>;
+    for (const m of marks) given.set(m.lead_id, { by: m.given_by, at: new Date(m.given_at) });
+  }
   if (rows.length > 0) {
     const notes = handle.db
       .prepare(`SELECT lead_id, at, author, text FROM lead_notes WHERE lead_id IN (${rows.map(() => '?').join(', ')}) ORDER BY at, id`)
@@ -137,6 +145,7 @@ export function inboxLeads(handle: SqliteHandle, rows: InboxRow[]): InboxLead[] 
     statusAt: r.status_at ? new Date(r.status_at) : undefined,
     ...(r.first_contact_at && { firstContact: { at: new Date(r.first_contact_at), by: r.first_contact_by ?? '' } }),
     ...(attempts.has(r.id) && { attempts: attempts.get(r.id)! }),
+    ...(given.has(r.id) && { givenBy: given.get(r.id) }),
   }));
 }
 

@@ -21,6 +21,8 @@ export function sqliteAttempts(handle: SqliteHandle): OfficeAttempts {
             attempt.by,
             attempt.way,
           );
+          // An attempt is acting on the lead: one given to its maker is no longer marked for them (migration 22).
+          db.prepare('DELETE FROM lead_given_marks WHERE lead_id = ? AND account = ?').run(row.id, attempt.by);
           writeAudit(audit);
           return true;
         }),

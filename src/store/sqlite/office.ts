@@ -18,6 +18,7 @@ import type { TakeInTransaction } from './intake.ts';
 import { searchText, spamSearchFacts } from '../../office/search.ts';
 import { rowToLead, type LeadRow, type SqliteHandle } from './handle.ts';
 import type { DayClock } from './office-days.ts';
+import { givenMark, givenMarkActor, openOrder } from '../given-mark.ts';
 import { inboxLeads, inboxWhere, samePerson, searchCondition, SPAM, toSpam, type InboxRow, type SpamRow } from './inbox-query.ts';
 
 /** The condition of a list of suspected spam on the mark "not a customer" (`SpamQuery.notACustomer`), each part by its index (migration 21). */
@@ -37,6 +38,9 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction, cl
         if (!row) return undefined;
         if (takenByAnother(work, row.owner)) return { from: row.status, owner: row.owner, takenBy: row.owner! };
         const changes = changesOf(work, row);
+        // A lead given to its sender is no longer marked for them: they acted on it (migration 22).
+        const actor = givenMarkActor(work);
+        if (actor !== undefined) db.prepare('DELETE FROM lead_given_marks WHERE lead_id = ? AND account = ?').run(row.id, actor);
         if (work.status && changes.status) {
           const { to, by, at, audit } = work.status;
           db.prepare('UPDATE leads SET status = ?, status_by = ?, status_at = ? WHERE id = ?').run(to, by, iso(at), row.id);
@@ -53,6 +57,11 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction, cl
         }
         if (work.owner && changes.owner) {
           db.prepare('UPDATE leads SET owner = ? WHERE id = ?').run(work.owner.to ?? null, row.id);
+          // Given by another: marked for its new holder alone.
+          const mark = givenMark(work.owner);
+          db.prepare('DELETE FROM lead_given_marks WHERE lead_id = ?').run(row.id);
+          if (mark)
+            db.prepare('INSERT INTO lead_given_marks (lead_id, account, given_by, given_at) VALUES (?, ?, ?, ?)').run(row.id, mark.to, mark.by, iso(mark.at));
           writeAudit(work.owner.audit);
         }
         if (work.note) {
@@ -69,13 +78,18 @@ export function sqliteOffice(handle: SqliteHandle, takeIn: TakeInTransaction, cl
       guard(() => {
         const params: Array<string | number> = [];
         // The waiting leads by urgency (from their own index, `leads_waiting`), or every lead newest first.
-        const order = query.urgent ? 'answer_by, received_at, id' : 'received_at DESC, id DESC';
+        const order = query.urgent ? 'answer_by, received_at, id' : query.open ? openOrder() : 'received_at DESC, id DESC';
         const sql = `SELECT * FROM leads ${inboxWhere(query, params)} ORDER BY ${order} LIMIT ? OFFSET ?`;
-        return inboxLeads(handle, db.prepare(sql).all(...params, query.limit, query.offset) as unknown as InboxRow[]);
+        return inboxLeads(handle, db.prepare(sql).all(...params, query.limit, query.offset) as unknown as InboxRow[], query.account);
       }),
     setStatus: (reference, status, by, at, audit) => workLead(reference, { status: { to: status, by, at, audit } }),
     addNote: async (reference, note, audit) => (await workLead(reference, { note: { note, audit } })) !== undefined,
     workLead,
+    openedLead: (reference, account) =>
+      guard(
+        () =>
+          void db.prepare('DELETE FROM lead_given_marks WHERE account = ? AND lead_id IN (SELECT id FROM leads WHERE reference = ?)').run(account, reference),
+      ),
     samePerson: (people) => guard(() => samePerson(handle, people)),
     personLeads: (match) =>
       guard(() => {
