@@ -1,5 +1,6 @@
 /**
- * The office's e-mail about one new lead: who, what they asked for, how to reach them, where the
+ * The office's e-mail about one new lead: who, what they asked for, how to reach them (a link for
+ * each way they allowed, their first choice first, the ways left out said in words), where the
  * home is (its town, or outside the service area) and when they would like us, when it came and
  * its short reference (in the subject too, so that the office finds it by searching).
  * Plain text. Every value that reaches a header (the subject, the Reply-To name) is reduced to one
@@ -13,6 +14,7 @@ import { formatUsPhone } from '../leads/phone.ts';
 import type { ServiceArea } from '../leads/service-area.ts';
 import { bedroomsWords, choiceWords, contactLimitWords, daysWords, OFFICE_LABELS, spanWords, textList, zipWords } from '../office/lead-words.ts';
 import { shortTime, zoneAbbreviation } from '../office/local-time.ts';
+import { firstChoiceWords, reachOf } from '../office/reach.ts';
 
 /** What every message shares: the office's addresses, the site and the company. */
 export interface OfficeMailSettings {
@@ -102,6 +104,20 @@ function receivedWords(moment: string, timeZone: string, receivedAt = moment): s
   return `${shortTime(at, timeZone, new Date(receivedAt))} ${zoneAbbreviation(at, timeZone)}`;
 }
 
+/**
+ * How to reach the customer, as they allow (`reachOf`): a line with a one-tap link (`sms:`, `tel:`,
+ * `mailto:`) for each way they allowed, their first choice first and said so, then the ways they
+ * left out, in words. The number is the stored one (`phoneE164`), in national format.
+ */
+function reachLines(lead: LeadRecord): string[] {
+  const reach = reachOf({ ...lead.fields, phone: lead.phoneE164, email: lead.emailNormalised });
+  return [
+    'How to reach them (as they allow, their first choice first):',
+    ...reach.links.map((l) => `  ${l.verb}: ${oneLine(l.to, 254)}  ${oneLine(l.href, 270)}${l.first ? '  (their first choice)' : ''}`),
+    ...(reach.refused ? [`  Not allowed: ${reach.refused}`] : []),
+  ];
+}
+
 /** The office's message about `lead`. The same lead always gives the same `Message-ID`. */
 export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): OfficeMessage {
   const name = oneLine(String(lead.fields.name ?? ''), 100) || 'a customer';
@@ -115,9 +131,10 @@ export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): O
     if (!Object.hasOwn(lead.fields, field)) continue;
     const label = LABELS[field] ?? oneLine(field, 40);
     if (field === 'phone') {
+      // The number alone: the link to call or text it is under "How to reach them", where the customer allowed it.
       const typed = oneLine(value('phone'), 60);
       const national = formatUsPhone(lead.phoneE164);
-      rows.push(`${label}: ${national}  tel:${lead.phoneE164}${typed && typed !== national ? `  (as typed: ${typed})` : ''}`);
+      rows.push(`${label}: ${national}${typed && typed !== national ? `  (as typed: ${typed})` : ''}`);
     } else if (field === 'email') {
       const typed = oneLine(value('email'), 254);
       rows.push(`${label}: ${oneLine(lead.emailNormalised, 254)}${typed.toLowerCase() !== lead.emailNormalised ? `  (as typed: ${typed})` : ''}`);
@@ -133,7 +150,9 @@ export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): O
     } else if (field === 'allowedContact') {
       const limits = contactLimitWords(lead.fields.allowedContact);
       if (limits) rows.push(`${label}: ${oneLine(limits, 200)} (the customer's own limit: keep to it)`);
-    } else if (field === 'frequency' || field === 'preferredContact' || field === 'timeOfDay') {
+    } else if (field === 'preferredContact') {
+      rows.push(`${label}: ${oneLine(firstChoiceWords(lead.fields), 200)}`);
+    } else if (field === 'frequency' || field === 'timeOfDay') {
       rows.push(`${label}: ${oneLine(choiceWords(field, value(field)), 200)}`);
     } else if (MULTI_LINE.has(field)) {
       const text = paragraphs(value(field));
@@ -171,6 +190,8 @@ export function officeMessage(lead: LeadRecord, settings: OfficeMailSettings): O
     `${what} from ${name}, received ${received}.`,
     ...promised,
     `Reference: ${lead.reference} (the customer was given it, and may quote it)`,
+    '',
+    ...reachLines(lead),
     '',
     ...rows,
     '',

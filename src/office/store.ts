@@ -103,6 +103,9 @@ export interface PersonMatch {
   receivedAt: Date;
   emailNormalised: string;
   phoneE164: string;
+  /** A lead's status and who has it (an account's e-mail; absent: nobody); a caught submission has neither. */
+  status?: LeadStatus;
+  owner?: string;
 }
 
 /** How many of one person's leads and caught submissions are read for each e-mail address and each phone number. */

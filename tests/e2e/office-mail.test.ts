@@ -86,7 +86,7 @@ for (const store of stores) {
           quote({ name: 'Ada Quote', email: 'Ada.Quote@Example.com', phone: '503.555.0111' }),
           contact({ name: 'Bo Contact' }),
           quote({ postalCode: '98660', frequency: 'weekly', preferredContact: 'call' }),
-          quote(),
+          quote({ allowedContact: ['email'], preferredContact: 'email' }),
           contact(),
         ];
         const keys = bodies.map(() => crypto.randomUUID());
@@ -111,7 +111,10 @@ for (const store of stores) {
         expect(first.parsed.replyTo?.value).toEqual([{ name: 'Ada Quote', address: 'ada.quote@example.com' }]);
         for (const line of [
           'Name: Ada Quote',
-          'Phone: (503) 555-0111  tel:+15035550111  (as typed: 503.555.0111)',
+          'Phone: (503) 555-0111  (as typed: 503.555.0111)',
+          // No limits: a link for each way, in the forms' order.
+          'How to reach them (as they allow, their first choice first):\n  Call: (503) 555-0111  tel:+15035550111\n  Text: (503) 555-0111  sms:+15035550111\n' +
+            '  E-mail: ada.quote@example.com  mailto:ada.quote@example.com\n\n',
           'E-mail: ada.quote@example.com',
           'Bedrooms: 3',
           'Bathrooms: 2.5',
@@ -132,6 +135,11 @@ for (const store of stores) {
         for (const line of ['ZIP code: 98660, Vancouver, Washington', 'How often: Every week', 'Reach first by: A phone call'])
           expect(third).toContain(`\n${line}\n`);
         expect(first.parsed.text).not.toContain('ZIP code:');
+        // The first choice first; e-mail only: no link to call or text, and the ways left out said in words.
+        expect(third).toContain('\n  Call: (503) 555-0142  tel:+15035550142  (their first choice)\n  Text: ');
+        const mailOnly = received.find((m) => leadOf(m) === ids[3])!.parsed.text!;
+        expect(mailOnly).toMatch(/\n {2}E-mail: \S+@example\.com {2}mailto:\S+@example\.com {2}\(their first choice\)\n {2}Not allowed: no calls, no texts\n/);
+        expect(mailOnly).not.toMatch(/tel:|sms:/);
 
         // A deletion request names the office's e-mails about the person's leads, to be deleted from its mailbox too.
         const deletion = await leads(server.databaseUrl, ['delete', '--email', 'ada.quote@example.com'], mailEnv(sink));

@@ -109,7 +109,9 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
         ['support', '/office?form=support'],
       ] as const) {
         await page.goto(`${server.url}${path}`);
-        const measured = await heights(page, 'li.lead.compact');
+        // The customer's one-tap links (issue 55) are a line of their own under the row's: the row's line keeps to its fifth, the links to one line.
+        const measured = await heights(page, 'li.lead.compact > details');
+        expect(Math.max(...(await boxHeights(page, 'li.lead.compact > .reach-row')))).toBeLessThanOrEqual(56);
         expect(measured.length, path).toBeGreaterThan(0);
         const limit = BEFORE[options.width][form] / 5;
         expect(Math.max(...measured), `${form} at ${JSON.stringify(options)}: ${measured.slice(0, 3).join(', ')}`).toBeLessThanOrEqual(limit);
@@ -126,7 +128,7 @@ describe.skipIf(!chromiumAvailable())('the inbox at a glance in Chromium', () =>
         row.getByLabel('Status'),
         row.getByLabel('Who has it'),
         row.getByRole('button', { name: 'Save' }),
-        row.locator('a[href^="tel:"]'),
+        row.locator('.lead-open a[href^="tel:"]'),
       ]) {
         expect(await target.isVisible()).toBe(true);
         expect((await target.boundingBox())!.height).toBeGreaterThanOrEqual(44);

@@ -200,15 +200,15 @@ describe.skipIf(!chromiumAvailable())('the office’s third round in Chromium', 
       const row = await openLead(page, latest);
       const links = row.locator('.same-person a');
       expect(await links.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')))).toEqual([
-        `/office?lead=${caught}#caught-heading`,
-        `/office?lead=${first}#lead-${first}`,
+        `/office?view=all&lead=${caught}#caught-heading`,
+        `/office?view=all&lead=${first}#lead-${first}`,
       ]);
       expect(await row.locator('.same-person').innerText()).toContain('Caught as suspected spam');
       expect(await row.locator('.same-person').innerText()).toContain('(same phone)');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(view.width);
       await links.last().click();
       await page.locator(`#lead-${first}`).waitFor();
-      expect(new URL(page.url()).search).toBe(`?lead=${first}`);
+      expect(new URL(page.url()).search).toBe(`?view=all&lead=${first}`);
       expect(await page.locator(`#lead-${first} > details`).evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
       await expect.poll(() => inView(page, `#lead-${first}`)).toBe(true);
       await page.goBack();

@@ -52,7 +52,7 @@ describe("the office's message about a lead", () => {
     const text = mail.text!;
     expect(text).toContain('Quote request from Jane Doe, received Sun 22 Nov, 9:03 am PST.');
     expect(text).toContain('Name: Jane Doe');
-    expect(text).toContain('Phone: (503) 555-0142  tel:+15035550142  (as typed: 503.555.0142)');
+    expect(text).toContain('Phone: (503) 555-0142  (as typed: 503.555.0142)');
     // The address in lower case, as stored; a difference of case alone is not worth a mention.
     expect(text).toMatch(/^E-mail: jane\.doe@example\.com$/m);
     expect(text).toContain('Bedrooms: 3');
@@ -165,6 +165,42 @@ describe("the office's message about a lead", () => {
     expect(farText).toContain('\nHow often: Just once\n');
     expect(farText).toContain('\nReach first by: A phone call\n');
     expect(farText).not.toContain('Preferred days');
+  });
+
+  it('links exactly the ways the customer allowed, their first choice first, and says the ways left out', () => {
+    const block = (body: Record<string, unknown>) => {
+      const text = officeMessage(lead(body), settings).text;
+      return text.slice(text.indexOf('How to reach them'), text.indexOf('\n\n', text.indexOf('How to reach them')));
+    };
+    expect(block(quote({ email: 'ann@example.com', phone: '5035550160' }))).toBe(
+      [
+        'How to reach them (as they allow, their first choice first):',
+        '  Call: (503) 555-0160  tel:+15035550160',
+        '  Text: (503) 555-0160  sms:+15035550160',
+        '  E-mail: ann@example.com  mailto:ann@example.com',
+      ].join('\n'),
+    );
+    expect(block(quote({ email: 'ann@example.com', phone: '5035550160', allowedContact: ['email'], preferredContact: 'email' }))).toBe(
+      [
+        'How to reach them (as they allow, their first choice first):',
+        '  E-mail: ann@example.com  mailto:ann@example.com  (their first choice)',
+        '  Not allowed: no calls, no texts',
+      ].join('\n'),
+    );
+    expect(block(contact({ email: 'ann@example.com', phone: '503.555.0160', allowedContact: ['text', 'email'], preferredContact: 'text' }))).toBe(
+      [
+        'How to reach them (as they allow, their first choice first):',
+        '  Text: (503) 555-0160  sms:+15035550160  (their first choice)',
+        '  E-mail: ann@example.com  mailto:ann@example.com',
+        '  Not allowed: no calls',
+      ].join('\n'),
+    );
+    // A lead stored before the first choice was checked against the limits: the limits win, and the choice is said not allowed.
+    const earlier = lead(quote({ email: 'ann@example.com', allowedContact: ['email'] }));
+    const stored = { ...earlier, fields: { ...earlier.fields, preferredContact: 'call' } };
+    const text = officeMessage(stored, settings).text;
+    expect(text).not.toMatch(/tel:|sms:/);
+    expect(text).toContain('\nReach first by: A phone call (not allowed: their own limit says no calls)\n');
   });
 
   it('adds no row for where and when to a lead that does not say them', () => {

@@ -156,7 +156,8 @@ export async function samePerson(handle: PostgresHandle, people: ReadonlyArray<{
   const phones = [...new Set(people.map((p) => p.phoneE164).filter((v) => v !== ''))];
   if (emails.length === 0 && phones.length === 0) return [];
   const part = (kind: string, table: string, column: string, values: string) =>
-    `SELECT '${kind}' AS kind, reference, form_type, received_at, email_normalised, phone_e164, '${column}:' || ${column} AS k ` +
+    `SELECT '${kind}' AS kind, reference, form_type, received_at, email_normalised, phone_e164, ` +
+    `${kind === 'lead' ? 'status, owner' : 'NULL::text AS status, NULL::text AS owner'}, '${column}:' || ${column} AS k ` +
     `FROM ${table} WHERE ${column} = ANY(${values}::text[])`;
   const parts = [
     part('lead', 'leads', 'email_normalised', '$1'),
@@ -165,7 +166,7 @@ export async function samePerson(handle: PostgresHandle, people: ReadonlyArray<{
     part('spam', 'suspected_spam', 'phone_e164', '$2'),
   ];
   const sql =
-    'SELECT kind, reference, form_type, received_at, email_normalised, phone_e164 FROM (SELECT *, row_number() OVER ' +
+    'SELECT kind, reference, form_type, received_at, email_normalised, phone_e164, status, owner FROM (SELECT *, row_number() OVER ' +
     `(PARTITION BY k ORDER BY received_at DESC, reference) AS n FROM (${parts.join(' UNION ALL ')}) AS found) AS ranked ` +
     'WHERE n <= $3 ORDER BY received_at DESC, reference';
   const { rows } = await handle.pool
@@ -176,6 +177,8 @@ export async function samePerson(handle: PostgresHandle, people: ReadonlyArray<{
       received_at: Date;
       email_normalised: string;
       phone_e164: string;
+      status: LeadStatus | null;
+      owner: string | null;
     }>(sql, [emails, phones, SAME_PERSON_PER_KEY])
     .catch(handle.unavailable);
   // Found by its e-mail and by its phone, a row is given once.
@@ -189,5 +192,7 @@ export async function samePerson(handle: PostgresHandle, people: ReadonlyArray<{
       receivedAt: r.received_at,
       emailNormalised: r.email_normalised,
       phoneE164: r.phone_e164,
+      ...(r.status && { status: r.status }),
+      ...(r.owner && { owner: r.owner }),
     }));
 }

@@ -169,15 +169,15 @@ export function samePerson(handle: SqliteHandle, people: ReadonlyArray<{ emailNo
     ] as const)
       for (const value of values) {
         parts.push(
-          `SELECT * FROM (SELECT '${kind}' AS kind, reference, form_type, received_at, email_normalised, phone_e164 ` +
+          `SELECT * FROM (SELECT '${kind}' AS kind, reference, form_type, received_at, email_normalised, phone_e164, ${kind === 'lead' ? 'status, owner' : 'NULL AS status, NULL AS owner'} ` +
             `FROM ${table} WHERE ${column} = ? ORDER BY received_at DESC, reference LIMIT ${SAME_PERSON_PER_KEY})`,
         );
         params.push(value);
       }
   // In statements of at most 400 parts (SQLite's compound SELECT stops at 500), then newest first.
-  const rows: Array<Record<string, string>> = [];
+  const rows: Array<Record<string, string | null>> = [];
   for (let i = 0; i < parts.length; i += 400)
-    rows.push(...(handle.db.prepare(parts.slice(i, i + 400).join(' UNION ALL ')).all(...params.slice(i, i + 400)) as Array<Record<string, string>>));
+    rows.push(...(handle.db.prepare(parts.slice(i, i + 400).join(' UNION ALL ')).all(...params.slice(i, i + 400)) as Array<Record<string, string | null>>));
   rows.sort((a, b) => (b.received_at! > a.received_at! ? 1 : b.received_at! < a.received_at! ? -1 : a.reference! < b.reference! ? -1 : 1));
   // Found by its e-mail and by its phone, a row is given once.
   const seen = new Set<string>();
@@ -190,5 +190,7 @@ export function samePerson(handle: SqliteHandle, people: ReadonlyArray<{ emailNo
       receivedAt: new Date(r.received_at!),
       emailNormalised: r.email_normalised!,
       phoneE164: r.phone_e164!,
+      ...(r.status && { status: r.status as LeadStatus }),
+      ...(r.owner && { owner: r.owner }),
     }));
 }
