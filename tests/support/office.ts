@@ -62,13 +62,11 @@ export async function openLead(page: Page, reference: string): Promise<Locator> 
   if ((await later.count()) === 0) return row;
   if (await page.evaluate(() => document.documentElement.dataset.leadParts === 'on')) {
     // The part in place, or its read failed (the session ended): then the link opens the lead, as without JavaScript.
-    await later.evaluate(
-      (el) =>
-        new Promise<void>((done) => {
-          const check = () => (!el.isConnected || el.querySelector('a[data-part-failed]') ? done() : setTimeout(check, 50));
-          check();
-        }),
-    );
+    // Read by the row's id, never by a handle the part's arrival would leave behind.
+    await page.waitForFunction((ref) => {
+      const later = document.getElementById(`lead-${ref}`)?.querySelector('.lead-later');
+      return !later || later.querySelector('a[data-part-failed]') !== null;
+    }, reference);
     if ((await later.count()) === 0) return row;
   }
   await later.getByRole('link', { name: 'Open the whole lead' }).click();
