@@ -20,6 +20,8 @@ import { PICTURE_CLOCK, pictureClockEnv, saveGuidePicture } from '../support/scr
 import { seedSqliteFile } from '../support/seed.ts';
 import { freePort, startServer, type RunningServer } from '../support/server.ts';
 import { REFERENCE_ALPHABET } from '../../src/leads/reference.ts';
+import { openSqliteStore } from '../../src/store/sqlite/index.ts';
+import type { SpamReason } from '../../src/office/store.ts';
 
 const DAY = 86_400_000;
 /** The server's clock, still at the pictures' instant: every date the pictures show is the same on every run. */
@@ -90,6 +92,28 @@ describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
       new Date(NOW - 3 * DAY).toISOString(),
     );
     db.close();
+    // Suspected spam of this morning: three programs and one real customer, each as a line of its own.
+    const store = openSqliteStore(file);
+    const caught: Array<[string, string, SpamReason, Record<string, unknown>]> = [
+      ['Cheap Followers', 'Q-CCCC-4A', 'hidden field filled in', quote({ name: 'Cheap Followers', notes: 'Buy 10,000 followers today at a low price!' })],
+      ['Rosa Delgado', 'Q-RRRR-4B', 'sent faster than a person fills it in', quote({ name: 'Rosa Delgado', notes: 'Move-out clean on the 12th, keys with the manager.' })],
+      ['SEO Expert', 'C-KKKK-4C', 'no valid form token', contact({ name: 'SEO Expert', message: 'We can put your site on the first page of every search.' })],
+      ['Best Loans', 'Q-BBBB-4D', 'hidden field filled in', quote({ name: 'Best Loans', notes: 'Loans approved in minutes, no checks.' })],
+    ];
+    for (const [i, [, reference, reason, body]] of caught.entries())
+      await store.keepSpam(
+        {
+          id: `picture-spam-${i}`,
+          reference,
+          formType: reference.startsWith('C') ? 'support' : 'quote',
+          receivedAt: new Date(NOW - (i + 1) * 47 * 60_000),
+          reason,
+          body,
+          meta: { receivedVia: '/quote', channel: 'web-form', clientAddress: '198.51.100.8', userAgent: 'Mozilla/5.0' },
+        },
+        { emailNormalised: '', phoneE164: '' },
+      );
+    await store.close();
     const port = await freePort();
     server = await startServer({ dir, env: { TRUST_PROXY: '127.0.0.1, ::1', PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, ...pictureClockEnv() } });
     await addUser(server.databaseUrl, STAFF.email, STAFF.password);
@@ -170,6 +194,21 @@ describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
     await signIn(page);
     await page.getByRole('heading', { name: 'Your change' }).waitFor();
     await saveGuidePicture(page, 'office-held-change');
+    await context.close();
+  });
+
+  it('the spam check: what the traps caught this morning, a line each, one of them a real customer', async () => {
+    const { context, page } = await visitor(390, 844);
+    await page.goto(`${server.url}/office/spam`);
+    await signIn(page);
+    await page.getByRole('heading', { name: 'Suspected spam' }).first().waitFor();
+    const rows = page.locator('li.lead.caught');
+    expect(await rows.count()).toBe(4);
+    // The real customer opened in place: what she wrote, and the buttons.
+    await rows.filter({ hasText: 'Rosa Delgado' }).locator(':scope > details > summary').click();
+    expect(await rows.filter({ hasText: 'Rosa Delgado' }).getByRole('button', { name: 'Move to the inbox' }).isVisible()).toBe(true);
+    await page.evaluate(() => document.querySelector('li.lead.caught')!.scrollIntoView({ block: 'start' }));
+    await saveGuidePicture(page, 'office-spam');
     await context.close();
   });
 
