@@ -151,17 +151,29 @@ describe('the CSV export and the inbox', () => {
     });
     const far = quote({ name: 'Farley Faraway', postalCode: '10001', preferredDates: [later], frequency: 'monthly', preferredContact: 'email' });
     const plain = quote({ name: 'Paula Plain' });
-    for (const body of [near, far, plain]) expect((await postJson(`${server.url}/api/v1/leads`, body, newClient())).status).toBe(201);
+    const refs: Record<string, string> = {};
+    for (const body of [near, far, plain]) {
+      const reply = await postJson(`${server.url}/api/v1/leads`, body, newClient());
+      expect(reply.status).toBe(201);
+      refs[body.name as string] = (reply.json as { reference: string }).reference;
+    }
     const inbox = async (query: string) => {
       const res = await fetch(`${server.url}/office${query}`, { headers: { Cookie: cookie }, redirect: 'manual' });
       expect(res.status, query).toBe(200);
       return res.text();
     };
-    const names = (page: string) => [...page.matchAll(/<h2 class="lead-name"[^>]*>([^<]*)<\/h2>/g)].map((m) => m[1]);
+    // A lead's name, under a group's heading of the waiting leads (h3) or in a list of every lead (h2).
+    const names = (page: string) => [...page.matchAll(/<h[23] class="lead-name"[^>]*>([^<]*)<\/h[23]>/g)].map((m) => m[1]);
 
     const all = await inbox('');
     expect(names(all)).toEqual(expect.arrayContaining(['Wendy Wherewhen', 'Farley Faraway', 'Paula Plain']));
-    const card = (name: string) => all.slice(all.indexOf(name), all.indexOf('</li>', all.indexOf(name)));
+    // Each lead whole, as its own page shows it (the list's rows come light).
+    const whole: Record<string, string> = {};
+    for (const [name, ref] of Object.entries(refs)) {
+      const alone = await inbox(`?lead=${ref}`);
+      whole[name] = alone.slice(alone.indexOf(`id="lead-${ref}"`), alone.indexOf('</li>', alone.indexOf(`id="lead-${ref}"`)));
+    }
+    const card = (name: string) => whole[name]!;
     const wendy = card('Wendy Wherewhen');
     expect(wendy).toMatch(/<dt[^>]*>ZIP code of the home<\/dt>\s*<dd[^>]*>97201, Portland, Oregon<\/dd>/);
     expect(wendy).toContain(`<time datetime="${today}">${dayAsWritten(today)}</time>, <time datetime="${later}">${dayAsWritten(later)}</time>`);
