@@ -96,7 +96,12 @@ describe.skipIf(!chromiumAvailable())("the office's day, in pictures", () => {
     const store = openSqliteStore(file);
     const caught: Array<[string, string, SpamReason, Record<string, unknown>]> = [
       ['Cheap Followers', 'Q-CCCC-4A', 'hidden field filled in', quote({ name: 'Cheap Followers', notes: 'Buy 10,000 followers today at a low price!' })],
-      ['Rosa Delgado', 'Q-RRRR-4B', 'sent faster than a person fills it in', quote({ name: 'Rosa Delgado', notes: 'Move-out clean on the 12th, keys with the manager.' })],
+      [
+        'Rosa Delgado',
+        'Q-RRRR-4B',
+        'sent faster than a person fills it in',
+        quote({ name: 'Rosa Delgado', notes: 'Move-out clean on the 12th, keys with the manager.' }),
+      ],
       ['SEO Expert', 'C-KKKK-4C', 'no valid form token', contact({ name: 'SEO Expert', message: 'We can put your site on the first page of every search.' })],
       ['Best Loans', 'Q-BBBB-4D', 'hidden field filled in', quote({ name: 'Best Loans', notes: 'Loans approved in minutes, no checks.' })],
     ];
