@@ -106,7 +106,7 @@ describe.skipIf(!chromiumAvailable())('the promise in the office’s sight, in C
       await context.close();
     });
 
-  for (const view of VIEWS)
+  for (const view of [...VIEWS, { width: 390, height: 844, javaScript: false }] as const)
     it(`heads the waiting leads by urgency, and a count opens its group with the filters folded, at ${view.width} px (JavaScript ${view.javaScript ? 'on' : 'off'})`, async () => {
       const { context, page } = await offlinePage(browser, server.url, {
         viewport: { width: view.width, height: view.height },
