@@ -137,9 +137,10 @@ describe('a backup by hand while leads keep coming, and a restore from it', () =
     // hash, leads had a short reference and a ZIP code, and the office had its page, its searches, a
     // search that forgives, roles, notes and owners, changes held through a sign-in, the indexes of the inbox at a glance,
     // the counts by status the database keeps, the promise and first contact of each lead, the accounts' opaque ids, the days' counts
-    // and the index of the leads without an answer-by, and the attempts).
+    // and the index of the leads without an answer-by, the attempts, and the team's load and its marks).
     db.exec(
-      `DROP TABLE lead_attempts; DROP INDEX leads_without_answer_by; DROP TRIGGER lead_day_counted; DROP TRIGGER lead_day_uncounted; DROP TRIGGER lead_day_recounted; DROP INDEX leads_unkept;
+      `DROP TABLE lead_given_marks; DROP INDEX leads_held_waiting; DROP INDEX leads_first_contacts;
+       DROP TABLE lead_attempts; DROP INDEX leads_without_answer_by; DROP TRIGGER lead_day_counted; DROP TRIGGER lead_day_uncounted; DROP TRIGGER lead_day_recounted; DROP INDEX leads_unkept;
        DROP TABLE lead_days; DROP TABLE lead_days_waiting; DROP TABLE lead_days_contacted; DROP TABLE office_clock;
        ALTER TABLE leads DROP COLUMN received_day; ALTER TABLE leads DROP COLUMN chart_service; ALTER TABLE leads DROP COLUMN first_contact_minutes;
        DROP INDEX leads_waiting; ALTER TABLE leads DROP COLUMN answer_by; ALTER TABLE leads DROP COLUMN first_contact_at;

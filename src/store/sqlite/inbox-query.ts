@@ -168,8 +168,10 @@ export function samePerson(handle: SqliteHandle, people: ReadonlyArray<{ emailNo
       ['phone_e164', phones],
     ] as const)
       for (const value of values) {
+        // A lead says its status and who has it; a caught submission has neither.
+        const standing = kind === 'lead' ? 'status, owner' : 'NULL AS status, NULL AS owner';
         parts.push(
-          `SELECT * FROM (SELECT '${kind}' AS kind, reference, form_type, received_at, email_normalised, phone_e164, ${kind === 'lead' ? 'status, owner' : 'NULL AS status, NULL AS owner'} ` +
+          `SELECT * FROM (SELECT '${kind}' AS kind, reference, form_type, received_at, email_normalised, phone_e164, ${standing} ` +
             `FROM ${table} WHERE ${column} = ? ORDER BY received_at DESC, reference LIMIT ${SAME_PERSON_PER_KEY})`,
         );
         params.push(value);
