@@ -56,6 +56,8 @@ export async function signedIn(base: string, who: { email: string; password: str
  * row is that page's.
  */
 export async function openLead(page: Page, reference: string): Promise<Locator> {
+  // The page whole, its script run (with JavaScript): a tap is then met as a person's is once the page has come.
+  await page.waitForLoadState('load');
   const row = page.locator('li.lead.compact', { hasText: reference });
   if (!(await row.locator(':scope > details').evaluate((d) => (d as HTMLDetailsElement).open))) await row.locator(':scope > details > summary').click();
   const later = row.locator('.lead-later');
